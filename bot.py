@@ -1,0 +1,259 @@
+#!/usr/bin/env python3
+"""TI4 rules bot: entry point and command line.
+
+  python bot.py                 start the Discord bot (DISCORD_TOKEN), same as `run`
+  python bot.py console         offline console speaking the bot's commands
+  python bot.py rule 79.1       print a rules section, the matched rule marked
+  python bot.py search 폭격     ranked search results (--json, - for stdin)
+  python bot.py build           rebuild the rules database from rules/*.yaml
+  python bot.py eval FILE       search quality on a query file
+  python bot.py render QUERY    the exact Discord payloads for /rule QUERY
+  python bot.py commands        the application-command payloads the bot would sync
+  python bot.py sync            sync application commands with Discord
+  python bot.py combat …        combat dice (ground, bombard, invade); `roll` for plain dice
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import sys
+from pathlib import Path
+
+from tabletop import answers, ruledb
+from tabletop.packs import PackError
+
+EXIT_USAGE = 2
+
+
+def _compendium():
+    from tabletop.compendium import Compendium
+
+    return Compendium.open()
+
+
+def _state(path: str | None = None):
+    from tabletop.state import StateDB
+
+    return StateDB(path)
+
+
+def cmd_build(args) -> int:
+    info = ruledb.build()
+    packs = ", ".join(f"{k} ({v} sections)" for k, v in info["packs"].items())
+    print(f"built {info['path']} in {info['seconds'] * 1000:.0f} ms: {packs}; {info['units']} units")
+    return 0
+
+
+def cmd_rule(args) -> int:
+    comp = _compendium()
+    try:
+        answer = answers.lookup(comp, " ".join(args.query), args.game, args.locale)
+    except answers.UserError as exc:
+        print(exc.message, file=sys.stderr)
+        return 1
+    print("\n\n".join(r.text() for r in answer.replies()))
+    return 0
+
+
+def cmd_search(args) -> int:
+    comp = _compendium()
+    query = " ".join(args.query)
+    queries = [line.rstrip("\n") for line in sys.stdin] if query == "-" else [query]
+    try:
+        answers.check_game(comp, args.game, args.locale)
+    except answers.UserError as exc:
+        print(exc.message, file=sys.stderr)
+        return 1
+    for q in queries:
+        if args.json:
+            results = comp.search.search(q, args.game, limit=args.limit)
+            print(json.dumps({"query": q, "results": [r.as_dict() for r in results]}, ensure_ascii=False))
+            continue
+        results = comp.search.search(q, args.game, limit=args.limit)
+        if not results:
+            print(f"{q}: " + answers.t("no_result", args.locale, query=q))
+        for i, r in enumerate(results, 1):
+            print(f"{i:>2}. {answers.result_label(comp, r)}  [{r.how} {r.score:.1f}]")
+    return 0
+
+
+def cmd_console(args) -> int:
+    from tabletop import console
+
+    if args.state:
+        os.environ["STATE_DB"] = args.state
+    return console.run(_compendium(), _state(args.state), as_json=args.json, locale=args.locale, game=args.game)
+
+
+def cmd_eval(args) -> int:
+    from tabletop import evaluation
+
+    comp = _compendium()
+    result = evaluation.evaluate(comp, evaluation.load_queries(Path(args.file)), args.game)
+    print(json.dumps(result, ensure_ascii=False, indent=2) if args.json else evaluation.report(result))
+    if args.min_top1 is not None or args.min_top3 is not None:
+        problems = evaluation.failures(result, args.min_top1 or 0, args.min_top3 or 0)
+        for p in problems:
+            print(f"FAIL: {p}", file=sys.stderr)
+        return 1 if problems else 0
+    return 0
+
+
+def cmd_render(args) -> int:
+    comp = _compendium()
+    try:
+        answer = answers.lookup(comp, " ".join(args.query), args.game, args.locale)
+        replies = answer.replies()
+    except answers.UserError as exc:
+        replies = [answers.error_reply(exc.message)]
+    if args.json:
+        print(json.dumps([r.payload() for r in replies], ensure_ascii=False, indent=2))
+    else:
+        print("\n\n".join(r.text() for r in replies))
+    return 0
+
+
+def cmd_commands(args) -> int:
+    from cogs.client import command_payloads
+
+    print(json.dumps(command_payloads(), ensure_ascii=False, indent=2 if not args.compact else None))
+    return 0
+
+
+def _token() -> str | None:
+    try:
+        from dotenv import load_dotenv
+
+        load_dotenv()
+    except ImportError:  # python-dotenv is optional
+        pass
+    return os.environ.get("DISCORD_TOKEN", "").strip() or None
+
+
+def cmd_run(args) -> int:
+    token = _token()
+    if not token:
+        print(
+            "DISCORD_TOKEN is not set: put the bot token in the environment or a .env file "
+            "(see README), or try the rules offline with `python bot.py console`.",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+    from cogs.client import run_bot
+
+    ruledb.ensure()
+    run_bot(token)
+    return 0
+
+
+def cmd_sync(args) -> int:
+    token = _token()
+    if not token:
+        print("DISCORD_TOKEN is not set: syncing commands needs the bot token (see README).", file=sys.stderr)
+        return EXIT_USAGE
+    from cogs.client import sync_commands
+
+    print(sync_commands(token, args.guild))
+    return 0
+
+
+def cmd_combat(args) -> int:
+    from tabletop import combat_cli
+
+    return combat_cli.main(args)
+
+
+def cmd_roll(args) -> int:
+    from tabletop import combat_cli
+
+    return combat_cli.roll_main(args)
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="bot.py", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    p.add_argument("--verbose", "-v", action="store_true", help="log debug output")
+    sub = p.add_subparsers(dest="command")
+
+    def game_opts(sp):
+        sp.add_argument("--game", default="ti4", help="rule pack id (default: ti4)")
+        sp.add_argument("--locale", default="ko", choices=["ko", "en", "ja"], help="UI language (default: ko)")
+
+    sp = sub.add_parser("run", help="start the Discord bot (needs DISCORD_TOKEN)")
+    sp.set_defaults(func=cmd_run)
+    sp = sub.add_parser("build", help="rebuild the rules database from rules/*.yaml")
+    sp.set_defaults(func=cmd_build)
+    sp = sub.add_parser("rule", help="print the section that answers QUERY, matched rule marked")
+    sp.add_argument("query", nargs="+")
+    game_opts(sp)
+    sp.set_defaults(func=cmd_rule)
+    sp = sub.add_parser("search", help="ranked search results; QUERY '-' reads one query per line from stdin")
+    sp.add_argument("query", nargs="+")
+    sp.add_argument("--limit", type=int, default=5)
+    sp.add_argument("--json", action="store_true", help="one JSON object per query per line")
+    game_opts(sp)
+    sp.set_defaults(func=cmd_search)
+    sp = sub.add_parser("console", help="offline console speaking the bot's slash commands")
+    sp.add_argument("--json", action="store_true", help="print each reply as the Discord JSON payload")
+    sp.add_argument("--state", help="state database path (default: STATE_DB or data/state.db)")
+    sp.add_argument("--game", default=None, help="rule pack to start with (default: ti4)")
+    sp.add_argument("--locale", default="ko", choices=["ko", "en", "ja"])
+    sp.set_defaults(func=cmd_console)
+    sp = sub.add_parser("eval", help="search quality on a query file")
+    sp.add_argument("file")
+    sp.add_argument("--json", action="store_true")
+    sp.add_argument("--game", default="ti4")
+    sp.add_argument("--min-top1", type=float, help="exit 1 when top-1 is below this")
+    sp.add_argument("--min-top3", type=float, help="exit 1 when top-3 is below this (or a none query answers)")
+    sp.set_defaults(func=cmd_eval)
+    sp = sub.add_parser("render", help="the exact message payloads for /rule QUERY, every page")
+    sp.add_argument("query", nargs="+")
+    sp.add_argument("--json", action="store_true")
+    game_opts(sp)
+    sp.set_defaults(func=cmd_render)
+    sp = sub.add_parser("commands", help="the application-command payloads the bot would sync")
+    sp.add_argument("--json", action="store_true", help="(the output is always JSON)")
+    sp.add_argument("--compact", action="store_true")
+    sp.set_defaults(func=cmd_commands)
+    sp = sub.add_parser("sync", help="sync application commands with Discord (deliberately, not on start)")
+    sp.add_argument("--guild", type=int, help="sync to one server only (instant), instead of globally")
+    sp.set_defaults(func=cmd_sync)
+    try:
+        from tabletop import combat_cli
+
+        combat_cli.add_parsers(sub, cmd_combat, cmd_roll)
+    except ImportError:
+        pass
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    logging.basicConfig(
+        level=logging.DEBUG if args.verbose else logging.INFO,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        stream=sys.stderr,
+    )
+    func = getattr(args, "func", cmd_run)
+    try:
+        return func(args)
+    except PackError as exc:
+        print("The rule packs have problems; the database was not changed:", file=sys.stderr)
+        for message in exc.messages:
+            print(f"  {message}", file=sys.stderr)
+        return 1
+    except (FileNotFoundError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:  # output piped into `head` and the like
+        sys.stderr.close()
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

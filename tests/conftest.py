@@ -1,0 +1,49 @@
+"""Shared fixtures: a rules database built once per test session in a temporary folder, and a
+fresh state database per test. Tests never touch data/."""
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tabletop import ruledb  # noqa: E402
+from tabletop.compendium import Compendium  # noqa: E402
+from tabletop.state import StateDB  # noqa: E402
+
+SEEDS = ROOT / "tests" / "seeds"
+EVAL = ROOT / "tests" / "eval"
+
+
+@pytest.fixture(scope="session")
+def rules_db(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("rules") / "rules.db"
+    ruledb.build(db_path=path)
+    return path
+
+
+@pytest.fixture(scope="session")
+def compendium(rules_db) -> Compendium:
+    return Compendium(rules_db)
+
+
+@pytest.fixture
+def state(tmp_path) -> StateDB:
+    db = StateDB(tmp_path / "state.db")
+    yield db
+    db.close()
+
+
+@pytest.fixture
+def cli_env(tmp_path, rules_db):
+    """Environment for running bot.py in a subprocess without touching data/."""
+    env = dict(os.environ)
+    env["RULES_DB"] = str(tmp_path / "rules.db")
+    env["STATE_DB"] = str(tmp_path / "state.db")
+    env.pop("DISCORD_TOKEN", None)
+    env["PYTHONIOENCODING"] = "utf-8"
+    return env

@@ -1,0 +1,94 @@
+"""The command line contract: bot.py build, rule, search, console, run, render."""
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def bot(args, env, stdin="", cwd=ROOT):
+    return subprocess.run(
+        [sys.executable, str(ROOT / "bot.py"), *args],
+        input=stdin, capture_output=True, text=True, env=env, cwd=cwd, timeout=120,
+    )
+
+
+def test_rule_prints_section_with_rule_marked(cli_env):
+    out = bot(["rule", "79.1"], cli_env)
+    assert out.returncode == 0, out.stderr
+    assert "79 폭격 (유닛 능력) · Bombardment" in out.stdout
+    assert "┃ ▶ 79.1 1단계" in out.stdout
+    assert "\n79.2 2단계" in out.stdout  # other rules shown, not marked
+
+
+def test_search_json_from_stdin(cli_env):
+    out = bot(["search", "--json", "-"], cli_env, stdin="피해견딤\n피자 레시피\n79.1\n")
+    assert out.returncode == 0, out.stderr
+    rows = [json.loads(line) for line in out.stdout.splitlines()]
+    assert rows[0]["query"] == "피해견딤" and rows[0]["results"][0]["id"] == "80"
+    assert rows[0]["results"][0]["rule"] is None and rows[0]["results"][0]["title"] == "피해 견딤 (유닛 능력)"
+    assert rows[1] == {"query": "피자 레시피", "results": []}
+    assert rows[2]["results"][0]["rule"] == "79.1"
+
+
+def test_console_speaks_slash_commands(cli_env):
+    session = "/rule query:폭격\n/rule 80.3\n/rule\n/nope\n?피해 견딤\n/quit\n/rule 79\n"
+    out = bot(["console"], cli_env, stdin=session)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.count("79 폭격") == 1  # nothing after /quit
+    assert "┃ ▶ 80.3" in out.stdout
+    assert "'query' 값을 입력해 주세요" in out.stdout
+    assert "알 수 없는 명령이에요: nope" in out.stdout
+    assert "Traceback" not in out.stdout + out.stderr
+
+
+def test_console_json_prints_discord_payloads(cli_env):
+    out = bot(["console", "--json"], cli_env, stdin="/rule 79.1\n")
+    payload = json.loads(out.stdout.splitlines()[0])
+    assert payload["embeds"][0]["title"].startswith("79 폭격")
+    assert payload["components"][0]["components"][0]["custom_id"] == "rule:open:ti4:75"
+
+
+def test_run_without_token_explains_and_exits_2(cli_env, tmp_path):
+    out = bot(["run"], cli_env, cwd=tmp_path)
+    assert out.returncode == 2
+    assert "DISCORD_TOKEN" in out.stderr and "python bot.py console" in out.stderr
+    assert "Traceback" not in out.stderr and len(out.stderr.strip().splitlines()) == 1
+    assert bot([], cli_env, cwd=tmp_path).returncode == 2  # plain `python bot.py` is `run`
+
+
+def test_help_lists_commands(cli_env):
+    out = bot(["--help"], cli_env)
+    for word in ("console", "build", "search", "rule", "eval", "render", "commands", "sync"):
+        assert word in out.stdout
+
+
+def test_build_with_broken_yaml_exits_nonzero_and_keeps_database(tmp_path, cli_env):
+    repo = tmp_path / "repo"
+    shutil.copytree(ROOT, repo, ignore=shutil.ignore_patterns(".git", "data", "__pycache__", ".venv*", "tests"))
+    (repo / "data").mkdir()
+    env = {**cli_env, "RULES_DB": str(repo / "data" / "rules.db")}
+    ok = subprocess.run([sys.executable, "bot.py", "build"], cwd=repo, env=env, capture_output=True, text=True)
+    assert ok.returncode == 0, ok.stderr
+    before = (repo / "data" / "rules.db").read_bytes()
+    path = repo / "rules" / "ti4" / "80.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("title: 피해 견딤", "title: ''"), encoding="utf-8")
+    bad = subprocess.run([sys.executable, "bot.py", "build"], cwd=repo, env=env, capture_output=True, text=True)
+    assert bad.returncode == 1
+    assert "rules/ti4/80.yaml: section 80: 'title' is missing" in bad.stderr
+    assert (repo / "data" / "rules.db").read_bytes() == before
+    # and a lookup refuses to run on stale YAML rather than answer from it silently
+    rule = subprocess.run([sys.executable, "bot.py", "rule", "80"], cwd=repo, env=env, capture_output=True, text=True)
+    assert rule.returncode == 1 and "'title' is missing" in rule.stderr
+
+
+def test_render_json_gives_every_page(cli_env):
+    out = bot(["render", "62.19", "--json"], cli_env)
+    pages = json.loads(out.stdout)
+    assert len(pages) >= 1
+    joined = "".join(p["embeds"][0]["description"] for p in pages)
+    assert "62.19" in joined and "62.1**" in joined

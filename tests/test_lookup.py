@@ -1,0 +1,62 @@
+"""Lookups by number, title, English name and alias; related topics."""
+from __future__ import annotations
+
+import pytest
+
+from tabletop import answers
+from tabletop.answers import UserError
+
+
+@pytest.mark.parametrize("query", ["79.1", "§79.1", "79-1", " 79.1 ", "§ 79.1", "79 . 1"])
+def test_rule_number_forms(compendium, query):
+    r = compendium.search.search(query)[0]
+    assert (r.section, r.rule, r.how) == ("79", "79.1", "number")
+
+
+def test_section_number(compendium):
+    r = compendium.search.search("79")[0]
+    assert (r.section, r.rule) == ("79", None)
+
+
+def test_unknown_rule_number_opens_the_section(compendium):
+    r = compendium.search.search("79.9")[0]
+    assert (r.section, r.rule) == ("79", None)
+    assert compendium.search.search("12") == []  # not in this pack
+
+
+@pytest.mark.parametrize(
+    "query, section",
+    [("피해견딤", "80"), ("피해 견딤", "80"), ("Sustain Damage", "80"), ("sustain damage", "80"),
+     ("SUSTAINDAMAGE", "80"), ("지상 전투", "70"), ("육지 전투", "70"), ("Invasion", "75"), ("ＰＤＳ", "89")],
+)
+def test_names_ignore_case_spaces_and_width(compendium, query, section):
+    r = compendium.search.search(query)[0]
+    assert r.section == section and r.how == "exact"
+
+
+def test_lookup_marks_the_rule_and_opens_its_page(compendium):
+    answer = answers.lookup(compendium, "79.1")
+    assert answer.section.id == "79" and answer.rule == "79.1"
+    page = answer.pages[answer.start].description
+    assert "> ▶ **79.1**" in page
+
+
+def test_related_topics_link_inside_the_pack_only(compendium):
+    s = compendium.section("ti4", "80")
+    related = {t.name: t.target for t in compendium.related(s)}
+    assert related == {"능력": None, "우주 전투": None, "지상 전투": "70"}
+    reply = answers.section_answer(compendium, s, None).reply()
+    custom_ids = [c.custom_id for row in reply.rows for c in row]
+    assert custom_ids == ["rule:open:ti4:70"]
+    field = dict(reply.embeds[0].fields)["연관 주제"]
+    assert "능력 (이 규칙 묶음에 없음)" in field and "지상 전투 (→70)" in field
+
+
+def test_bad_queries_are_user_errors(compendium):
+    for query, key in (("", "찾을 낱말"), ("   ", "찾을 낱말"), ("x" * 201, "너무 길어요"), ("피자 레시피", "찾지 못했어요")):
+        with pytest.raises(UserError) as exc:
+            answers.lookup(compendium, query)
+        assert key in exc.value.message
+    with pytest.raises(UserError) as exc:
+        answers.lookup(compendium, "폭격", game="chess")
+    assert "chess" in exc.value.message and "ti4" in exc.value.message

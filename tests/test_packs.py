@@ -1,0 +1,134 @@
+"""Rule packs: schema validation with precise messages, and fidelity to the seed documents."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+
+from fidelity import PACK_SEEDS, compare, pack_lines, seed_lines
+from tabletop.packs import PackError, load_pack, load_packs
+from tabletop.paths import RULES_DIR
+
+
+def test_every_pack_validates():
+    packs = load_packs(RULES_DIR)
+    assert {p.id for p in packs} >= {"ti4"}
+    for p in packs:
+        assert set(p.names) >= {"ko", "en", "ja"}
+        assert p.sections
+
+
+def test_ti4_has_all_28_sections_with_english_names():
+    ti4 = load_pack(RULES_DIR / "ti4")
+    assert [s.number for s in ti4.sections] == list(range(62, 90))
+    names = {s.number: s.name_en for s in ti4.sections}
+    assert names[80] == "Sustain Damage" and names[75] == "Invasion" and names[79] == "Bombardment"
+    assert all(names.values())
+    s79 = next(s for s in ti4.sections if s.number == 79)
+    assert s79.title == "폭격" and s79.kind == "유닛 능력"
+    assert "지상 전투" in next(s for s in ti4.sections if s.number == 70).aliases
+
+
+def test_ti4_structure_keeps_steps_subheadings_and_related():
+    ti4 = load_pack(RULES_DIR / "ti4")
+    s62 = next(s for s in ti4.sections if s.number == 62)
+    r622 = s62.rule("62.2")
+    assert [i.kind for i in r622.items] == ["step", "step", "step"]
+    assert s62.rule("62.17").heading == "결과" and not s62.rule("62.17").text
+    s85 = next(s for s in ti4.sections if s.number == 85)
+    assert s85.rule("85.5").heading == "행성 카드"
+    assert s62.related == ("게임 라운드", "수호자 토큰", "영향력")
+    s87 = next(s for s in ti4.sections if s.number == 87)
+    assert s87.rule("87.3") is not None  # the seed's "873"
+
+
+@pytest.mark.parametrize("pack_id", sorted(PACK_SEEDS))
+def test_pack_text_is_the_seed_text_exactly_once(pack_id):
+    pack = load_pack(RULES_DIR / pack_id)
+    missing, extra = compare(pack)
+    assert not missing, f"seed lines missing from the pack: {list(missing)[:5]}"
+    assert not extra, f"pack lines not in the seed: {list(extra)[:5]}"
+
+
+def test_fidelity_check_catches_an_edit():
+    pack = load_pack(RULES_DIR / "ti4")
+    lines = pack_lines(pack)
+    assert lines.count("79 폭격 (유닛 능력)") == 1
+    assert "87.3 플레이어는 다른 플레이어의 지휘 토큰이 올려져 있는 성계를 활성화 할 수 있습니다." in seed_lines("ti4")
+    # a paraphrase shows up as both a missing and an extra line
+    s = pack.sections[0]
+    r = s.rules[0]
+    edited = type(r)(r.id, r.text.replace("무시됩니다", "무시합니다"), r.heading, r.items)
+    s2 = type(s)(**{**s.__dict__, "rules": (edited, *s.rules[1:])})
+    p2 = type(pack)(**{**pack.__dict__, "sections": (s2, *pack.sections[1:])})
+    missing, extra = compare(p2)
+    assert len(missing) == 1 and len(extra) == 1
+
+
+def test_editor_notes_are_separate_from_text():
+    pack = load_pack(RULES_DIR / "ti4")
+    s74 = next(s for s in pack.sections if s.number == 74)
+    assert "소행성 지대" in s74.rules[0].text
+    assert s74.rules[0].editor_note.startswith("편집자 주(원문 아님)")
+
+
+# --- validation messages --------------------------------------------------------------------
+
+
+@pytest.fixture
+def rules_copy(tmp_path) -> Path:
+    root = tmp_path / "repo"
+    shutil.copytree(RULES_DIR / "ti4", root / "rules" / "ti4")
+    return root / "rules"
+
+
+def _edit(path: Path, change):
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    change(data)
+    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+
+
+def _messages(rules_dir: Path) -> list[str]:
+    with pytest.raises(PackError) as exc:
+        load_packs(rules_dir)
+    return exc.value.messages
+
+
+def test_missing_rule_text_names_file_section_rule_and_field(rules_copy):
+    _edit(rules_copy / "ti4" / "79.yaml", lambda d: d["rules"][0].pop("text"))
+    assert "rules/ti4/79.yaml: section 79, rule 79.1: 'text' is missing" in _messages(rules_copy)
+
+
+def test_unknown_and_mistyped_fields(rules_copy):
+    def change(d):
+        d["titel"] = "오타"
+        d["number"] = "여든"
+        d["rules"][1]["items"] = [{"bulet": "x"}]
+
+    _edit(rules_copy / "ti4" / "80.yaml", change)
+    msgs = _messages(rules_copy)
+    assert "rules/ti4/80.yaml: section 80: unknown field 'titel'" in msgs
+    assert "rules/ti4/80.yaml: section 80: 'number' must be a whole number, 0 or more" in msgs
+    assert any(m.startswith("rules/ti4/80.yaml: section 80, rule 80.2: item #1") for m in msgs)
+
+
+def test_broken_yaml_and_duplicates(rules_copy):
+    (rules_copy / "ti4" / "81.yaml").write_text("id: '81'\nrules: [unclosed\n", encoding="utf-8")
+    shutil.copy(rules_copy / "ti4" / "82.yaml", rules_copy / "ti4" / "82-copy.yaml")
+    msgs = _messages(rules_copy)
+    assert any(m.startswith("rules/ti4/81.yaml: line") and "not valid YAML" in m for m in msgs)
+    assert "rules/ti4/82.yaml: section 82: 'id' is also used by rules/ti4/82-copy.yaml" in msgs
+
+
+def test_rule_ids_must_belong_to_their_section(rules_copy):
+    _edit(rules_copy / "ti4" / "79.yaml", lambda d: d["rules"][1].update(id="97.2"))
+    assert any("rule 97.2: 'id' must be 79.N" in m for m in _messages(rules_copy))
+
+
+def test_pack_yaml_is_checked(rules_copy):
+    _edit(rules_copy / "ti4" / "pack.yaml", lambda d: (d.pop("credit"), d["names"].pop("ja")))
+    msgs = _messages(rules_copy)
+    assert "rules/ti4/pack.yaml: pack: 'credit' is missing" in msgs
+    assert "rules/ti4/pack.yaml: pack: 'names' must give a name in ko, en and ja" in msgs
