@@ -54,7 +54,8 @@ class _Name:
     jamo: str
     initials: str
     hangul: bool
-    weight: float  # titles and names 1.0, aliases slightly less, rule sub-headings less again
+    weight: float
+    words: tuple[str, ...]  # normalised words of the label, for containment in a question  # titles and names 1.0, aliases slightly less, rule sub-headings less again
 
 
 class _PackIndex:
@@ -113,6 +114,7 @@ class _PackIndex:
             text.initials(label),
             any(text.is_syllable(c) for c in k),
             weight,
+            tuple(text.normalize(label).split()),
         )
         if any(n.key == k and n.section == section and n.rule == rule for n in self.exact.get(k, [])):
             return
@@ -221,6 +223,8 @@ class SearchEngine:
             if budget == 0 or real_word:
                 continue
             d = Levenshtein.distance(qjamo, name.jamo, score_cutoff=budget)
+            if not name.hangul and name.jamo.endswith("s"):  # English plurals: modifier(s)
+                d = min(d, Levenshtein.distance(qjamo.rstrip("s"), name.jamo[:-1], score_cutoff=budget))
             if d <= budget:
                 offer(name.section, (84 - 8 * d) * name.weight + index.prior[name.section], name.rule, "fuzzy")
 
@@ -234,8 +238,7 @@ class SearchEngine:
             if name.hangul:
                 hit = name.key in qkey and (len(name.key) >= 2 or name.key in stems)
             else:
-                parts = text.normalize(name.label).split()
-                hit = len(name.key) >= 3 and all(p in words for p in parts)
+                hit = len(name.key) >= 3 and all(p in words for p in name.words)
             if hit:
                 share = len(name.key) / len(qkey)
                 contained[name.section] = max(contained.get(name.section, 0), 25 + 50 * share)

@@ -21,6 +21,7 @@ for _cp in range(0x3131, 0x318F):
     if len(_decomposed) == 1 and _decomposed != chr(_cp):
         _CONJOINING_TO_COMPAT.setdefault(_decomposed, chr(_cp))
 
+_CONJOINING_RE = re.compile("[\u1100-\u11ff]")
 _SPACE_RE = re.compile(r"\s+")
 _KEY_DROP_RE = re.compile(r"[\W_]+", re.UNICODE)
 _CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\ufeff]")
@@ -30,7 +31,8 @@ def normalize(text: str) -> str:
     """NFKC (full-width to half-width, composed Hangul), lower case, single spaces."""
     text = _CONTROL_RE.sub(" ", text)
     text = unicodedata.normalize("NFKC", text)
-    text = "".join(_CONJOINING_TO_COMPAT.get(ch, ch) for ch in text)
+    if _CONJOINING_RE.search(text):
+        text = "".join(_CONJOINING_TO_COMPAT.get(ch, ch) for ch in text)
     return _SPACE_RE.sub(" ", text).strip().lower()
 
 

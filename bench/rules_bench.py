@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""Rules lookup and search benchmark: prints figures, asserts nothing.
+
+  python bench/rules_bench.py [--repeat N]
+
+Figures: building the TI4 pack; lookups by number and by title; search p50/p99 over the eval
+queries against a naive baseline in the same run (rapidfuzz WRatio of the query against every
+rule's text); autocomplete on prefixes; the console's time to first answer and peak memory.
+Targets: build < 1 s, lookup < 1 ms, search p99 < 2 ms, autocomplete < 5 ms, console first
+answer < 1 s, peak memory < 150 MB.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import yaml  # noqa: E402
+from rapidfuzz import fuzz  # noqa: E402
+
+from tabletop import ruledb  # noqa: E402
+from tabletop.compendium import Compendium  # noqa: E402
+
+
+def timed(fn, items, repeat):
+    samples = []
+    for _ in range(repeat):
+        for item in items:
+            start = time.perf_counter()
+            fn(item)
+            samples.append((time.perf_counter() - start) * 1000)
+    samples.sort()
+    return statistics.median(samples), samples[int(len(samples) * 0.99) - 1], len(samples)
+
+
+def row(name, p50, p99, n, target=None):
+    mark = "" if target is None else ("  ok" if p99 < target else f"  OVER {target} ms")
+    print(f"{name:<34} p50 {p50:8.3f} ms   p99 {p99:8.3f} ms   n={n}{mark}")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--repeat", type=int, default=30)
+    args = ap.parse_args()
+    tmp = Path(tempfile.mkdtemp())
+    db = tmp / "rules.db"
+
+    builds = []
+    for _ in range(5):
+        start = time.perf_counter()
+        ruledb.build(db_path=db)
+        builds.append(time.perf_counter() - start)
+    print(f"{'build all packs':<34} median {statistics.median(builds) * 1000:8.1f} ms   (target < 1000 ms)")
+
+    comp = Compendium(db)
+    search = comp.search
+    queries = [str(q["q"]) for q in yaml.safe_load((ROOT / "tests/eval/ti4_queries.yaml").read_text("utf-8"))]
+    numbers = ["79", "79.1", "§80.3", "62-19", "89"]
+    titles = ["폭격", "피해 견딤", "Sustain Damage", "행성 보호막", "PDS"]
+    # /rule asks for the single best section
+    row("lookup by number", *timed(lambda q: search.search(q, limit=1), numbers, args.repeat * 10), target=1)
+    row("lookup by title", *timed(lambda q: search.search(q, limit=1), titles, args.repeat * 10), target=1)
+
+    ours = timed(lambda q: search.search(q), queries, args.repeat)
+    row("search (eval queries)", *ours, target=2)
+    texts = [
+        (s.id, " ".join([s.title, s.intro, *[line for r in s.rules for line in r.lines()]]))
+        for s in comp.packs["ti4"].sections
+    ]
+    rule_texts = [" ".join(r.lines()) for s in comp.packs["ti4"].sections for r in s.rules]
+
+    def baseline(q):
+        return max(range(len(rule_texts)), key=lambda i: fuzz.WRatio(q, rule_texts[i]))
+
+    base = timed(baseline, queries, max(1, args.repeat // 5))
+    row("baseline: WRatio over every rule", *base)
+    print(f"{'speed-up (baseline / ours)':<34} p50 {base[0] / ours[0]:8.1f} x   p99 {base[1] / ours[1]:8.1f} x")
+
+    prefixes = sorted({q[:n] for q in queries for n in (1, 2, 3) if len(q) >= n})
+    row("autocomplete (prefixes)", *timed(lambda p: search.suggest(p), prefixes, max(1, args.repeat // 3)), target=5)
+
+    env = {**os.environ, "RULES_DB": str(db), "STATE_DB": str(tmp / "state.db")}
+    start = time.perf_counter()
+    proc = subprocess.Popen(
+        [sys.executable, str(ROOT / "bot.py"), "console"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+    )
+    proc.stdin.write("/rule 79.1\n")
+    proc.stdin.flush()
+    proc.stdout.readline()
+    first = time.perf_counter() - start
+    proc.communicate("\n".join(queries) + "\n/quit\n")
+    peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    print(f"{'console: first answer after start':<34} {first * 1000:8.1f} ms   (target < 1000 ms)")
+    print(f"{'console: peak memory (RSS)':<34} {peak_mb:8.1f} MB   (target < 150 MB)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
