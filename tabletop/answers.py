@@ -258,16 +258,16 @@ def search_reply(compendium: Compendium, query: str, game: str = "ti4", locale="
     return results_reply(compendium, query, results, locale)
 
 
-def chat_answer(compendium: Compendium, query: str, game: str = "ti4", locale="ko") -> Reply:
-    """Chat mode (?질문): the answer when the match is clear, "did you mean" when it is weak."""
+def chat_answer(compendium: Compendium, query: str, game: str = "ti4", locale="ko") -> "RuleAnswer | Reply":
+    """Chat mode (?질문): the answer when the match is clear, "did you mean" when it is weak.
+    The answer names its game, since a server may play several."""
     query = check_query(query, locale)
     game = check_game(compendium, game, locale)
     results = compendium.search.search(query, game, limit=3)
     if not results:
         raise UserError(t("no_result", locale, query=query))
     if results[0].confident:
-        answer = section_answer(compendium, compendium.section(game, results[0].section), results[0].rule, locale)
-        return answer.reply()
+        return section_answer(compendium, compendium.section(game, results[0].section), results[0].rule, locale)
     reply = results_reply(compendium, query, results, locale, title_key="search.title")
     reply.content = t("did_you_mean", locale)
     return reply

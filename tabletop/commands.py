@@ -134,6 +134,11 @@ def dispatch(ctx: Context, name: str, raw_options: dict[str, str]):
     return cmd.handler(ctx, **convert(cmd, raw_options, ctx.locale))
 
 
+def run(ctx: Context, name: str, **values):
+    """Run a command with values a front end already parsed (None: not given)."""
+    return dispatch(ctx, name, {k: v for k, v in values.items() if v is not None})
+
+
 def as_replies(result) -> list[Reply]:
     if isinstance(result, answers.RuleAnswer):
         return [result.reply()]

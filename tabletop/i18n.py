@@ -123,3 +123,67 @@ def t(key: str, locale: object | None = "ko", **values) -> str:
     entry = STRINGS[key]
     text = entry.get(lang(locale)) or entry["ko"]
     return text.format(**values) if values else text
+
+
+# Application-command names and descriptions, by key: "cmd.<command>" (name), "cmd.<command>.desc",
+# "opt.<option>" (option name), "opt.<command>.<option>.desc". English is the canonical name.
+COMMAND_TEXT: dict[str, dict[str, str]] = {
+    "cmd.rule": {"en": "rule", "ko": "규칙", "ja": "ルール"},
+    "cmd.rule.desc": {
+        "en": "Look up a rule by word, question or number (79.1)",
+        "ko": "낱말, 질문 또는 번호(79.1)로 규칙 찾기",
+        "ja": "言葉・質問・番号（79.1）でルールを調べる",
+    },
+    "cmd.search": {"en": "search", "ko": "검색", "ja": "検索"},
+    "cmd.search.desc": {
+        "en": "List the five best matching rules",
+        "ko": "가장 잘 맞는 규칙 다섯 개 보기",
+        "ja": "よく合うルールを5件表示",
+    },
+    "cmd.settings": {"en": "settings", "ko": "설정", "ja": "設定"},
+    "cmd.settings.desc": {
+        "en": "Server settings: chat mode and default game (Manage Server)",
+        "ko": "서버 설정: 채팅 모드와 기본 게임 (서버 관리 권한)",
+        "ja": "サーバー設定: チャットモードと既定のゲーム（サーバー管理）",
+    },
+    "opt.query": {"en": "query", "ko": "검색어", "ja": "検索語"},
+    "opt.rule.query.desc": {
+        "en": "A word, a question or a rule number",
+        "ko": "낱말, 질문 또는 규칙 번호",
+        "ja": "言葉・質問・ルール番号",
+    },
+    "opt.search.query.desc": {"en": "What to look for", "ko": "찾을 내용", "ja": "探す内容"},
+    "opt.game": {"en": "game", "ko": "게임", "ja": "ゲーム"},
+    "opt.rule.game.desc": {"en": "Which game's rules", "ko": "어느 게임의 규칙", "ja": "どのゲームのルール"},
+    "opt.search.game.desc": {"en": "Which game's rules", "ko": "어느 게임의 규칙", "ja": "どのゲームのルール"},
+    "opt.settings.game.desc": {
+        "en": "Default game for this server",
+        "ko": "이 서버의 기본 게임",
+        "ja": "このサーバーの既定のゲーム",
+    },
+    "opt.private": {"en": "private", "ko": "비공개", "ja": "非公開"},
+    "opt.rule.private.desc": {
+        "en": "Only you see the answer",
+        "ko": "나에게만 답 보이기",
+        "ja": "自分だけに表示",
+    },
+    "opt.search.private.desc": {
+        "en": "Only you see the results",
+        "ko": "나에게만 결과 보이기",
+        "ja": "自分だけに表示",
+    },
+    "opt.chat": {"en": "chat", "ko": "채팅", "ja": "チャット"},
+    "opt.settings.chat.desc": {
+        "en": "Answer ?questions and mentions in chat",
+        "ko": "채팅의 ?질문과 멘션에 답하기",
+        "ja": "チャットの?質問とメンションに答える",
+    },
+}
+
+# Discord locales we localise into, and the language each maps to.
+DISCORD_LOCALES = {"ko": "ko", "ja": "ja", "en-US": "en", "en-GB": "en"}
+
+
+def command_text(key: str, language: str) -> str | None:
+    entry = COMMAND_TEXT.get(key)
+    return entry.get(language) if entry else None

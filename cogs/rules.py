@@ -1,0 +1,211 @@
+"""Rules lookup on Discord: /rule, /search, /settings and chat mode (?질문 or a mention).
+
+Thin: parse the interaction, call the core (tabletop.commands / answers), show the pages.
+"""
+from __future__ import annotations
+
+import logging
+import time
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from tabletop import answers, commands as core
+from tabletop.i18n import t
+from tabletop.render import truncate_label
+
+from .ui import L, RulePager, add_components, locale_of, send_kwargs, show_answer
+
+log = logging.getLogger(__name__)
+
+AUTOCOMPLETE_MAX = 25
+CHAT_PREFIX = "?"
+CHAT_BURST, CHAT_WINDOW = 3, 20.0  # at most 3 chat answers per user per 20 seconds
+
+
+class RateLimiter:
+    """Per-user sliding window: a flood of ?questions cannot make the bot spam."""
+
+    def __init__(self, burst: int = CHAT_BURST, window: float = CHAT_WINDOW, clock=time.monotonic):
+        self.burst, self.window, self.clock = burst, window, clock
+        self.hits: dict[int, list[float]] = {}
+
+    def check(self, user_id: int) -> float:
+        """0 when allowed (and counted); otherwise seconds to wait."""
+        now = self.clock()
+        recent = [x for x in self.hits.get(user_id, []) if now - x < self.window]
+        if len(recent) >= self.burst:
+            self.hits[user_id] = recent
+            return self.window - (now - recent[0])
+        recent.append(now)
+        self.hits[user_id] = recent
+        if len(self.hits) > 10_000:  # forget idle users
+            self.hits = {k: v for k, v in self.hits.items() if v and now - v[-1] < self.window}
+        return 0.0
+
+
+def context(interaction: discord.Interaction) -> core.Context:
+    client = interaction.client
+    perms = getattr(interaction, "permissions", None)
+    return core.Context(
+        compendium=client.compendium,  # type: ignore[attr-defined]
+        state=client.state,  # type: ignore[attr-defined]
+        locale=locale_of(interaction),
+        user_id=str(interaction.user.id),
+        user_name=interaction.user.display_name,
+        guild_id=str(interaction.guild_id or f"dm-{interaction.user.id}"),
+        channel_id=str(interaction.channel_id),
+        is_admin=bool(perms and perms.manage_guild),
+    )
+
+
+async def rule_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """Choices from the core search; never raises (Discord would show an error)."""
+    try:
+        ctx = context(interaction)
+        game = getattr(interaction.namespace, "game", None) or ctx.default_game()
+        if game not in ctx.compendium.packs:
+            return []
+        choices, seen = [], set()
+        for r in ctx.compendium.search.suggest(current or "", game, limit=AUTOCOMPLETE_MAX):
+            value = r.rule or r.section
+            if value in seen:
+                continue
+            seen.add(value)
+            section = ctx.compendium.section(game, r.section)
+            label = answers.section_heading(section) if not r.rule else f"{r.rule} · {answers.section_heading(section)}"
+            if r.section != str(section.number) and r.rule:  # slugged sections: value must find it again
+                value = r.rule
+            choices.append(app_commands.Choice(name=truncate_label(label, 100), value=value[:100]))
+        return choices[:AUTOCOMPLETE_MAX]
+    except Exception:  # noqa: BLE001 - autocomplete must answer, even if with nothing
+        log.exception("rule autocomplete failed for %r", current)
+        return []
+
+
+async def game_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    try:
+        comp = interaction.client.compendium  # type: ignore[attr-defined]
+        loc = locale_of(interaction)
+        key = (current or "").strip().lower()
+        out = []
+        for p in comp.packs.values():
+            name = p.name(loc)
+            if not key or key in p.id or key in name.lower():
+                out.append(app_commands.Choice(name=truncate_label(f"{name} ({p.id})", 100), value=p.id))
+        return out[:AUTOCOMPLETE_MAX]
+    except Exception:  # noqa: BLE001
+        log.exception("game autocomplete failed")
+        return []
+
+
+class RulesCog(commands.Cog):
+    def __init__(self, bot: commands.Bot):
+        self.bot = bot
+        self.limiter = RateLimiter()
+
+    @app_commands.command(name=L("cmd.rule"), description=L("cmd.rule.desc"))
+    @app_commands.rename(query=L("opt.query"), game=L("opt.game"), private=L("opt.private"))
+    @app_commands.describe(
+        query=L("opt.rule.query.desc"),
+        game=L("opt.rule.game.desc"),
+        private=L("opt.rule.private.desc"),
+    )
+    @app_commands.autocomplete(query=rule_autocomplete, game=game_autocomplete)
+    async def rule(
+        self,
+        interaction: discord.Interaction,
+        query: app_commands.Range[str, 1, 200],
+        game: app_commands.Range[str, 1, 50] | None = None,
+        private: bool = False,
+    ) -> None:
+        answer = core.run(context(interaction), "rule", query=query, game=game)
+        await show_answer(interaction, answer, ephemeral=private)
+
+    @app_commands.command(name=L("cmd.search"), description=L("cmd.search.desc"))
+    @app_commands.rename(query=L("opt.query"), game=L("opt.game"), private=L("opt.private"))
+    @app_commands.describe(
+        query=L("opt.search.query.desc"),
+        game=L("opt.search.game.desc"),
+        private=L("opt.search.private.desc"),
+    )
+    @app_commands.autocomplete(query=rule_autocomplete, game=game_autocomplete)
+    async def search(
+        self,
+        interaction: discord.Interaction,
+        query: app_commands.Range[str, 1, 200],
+        game: app_commands.Range[str, 1, 50] | None = None,
+        private: bool = False,
+    ) -> None:
+        reply = core.run(context(interaction), "search", query=query, game=game, private=private)
+        view = discord.ui.View(timeout=None)
+        add_components(view, reply)
+        await interaction.response.send_message(**send_kwargs(reply, view), ephemeral=private)
+
+    @app_commands.command(name=L("cmd.settings"), description=L("cmd.settings.desc"))
+    @app_commands.rename(chat=L("opt.chat"), game=L("opt.game"))
+    @app_commands.describe(
+        chat=L("opt.settings.chat.desc"),
+        game=L("opt.settings.game.desc"),
+    )
+    @app_commands.autocomplete(game=game_autocomplete)
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.guild_only()
+    async def settings(
+        self,
+        interaction: discord.Interaction,
+        chat: bool | None = None,
+        game: app_commands.Range[str, 1, 50] | None = None,
+    ) -> None:
+        reply = core.run(context(interaction), "settings", chat=chat, game=game)
+        await interaction.response.send_message(**send_kwargs(reply), ephemeral=True)
+
+    # --- chat mode ---------------------------------------------------------------------------
+
+    def chat_query(self, message: discord.Message) -> str | None:
+        """The question in a chat message, or None when the message is not for the bot."""
+        content = message.content.strip()
+        if content.startswith(CHAT_PREFIX) and len(content) > 1 and not content.startswith(CHAT_PREFIX * 2):
+            return content[1:].strip()
+        me = self.bot.user
+        if me is not None and any(u.id == me.id for u in message.mentions):
+            for form in (f"<@{me.id}>", f"<@!{me.id}>"):
+                content = content.replace(form, " ")
+            return content.strip()
+        return None
+
+    @commands.Cog.listener()
+    async def on_message(self, message: discord.Message) -> None:
+        if message.author.bot:
+            return
+        query = self.chat_query(message)
+        if query is None:
+            return
+        state = self.bot.state  # type: ignore[attr-defined]
+        guild_id = str(message.guild.id) if message.guild else f"dm-{message.author.id}"
+        if state.get_setting(guild_id, "chat", "on") != "on":
+            return
+        locale = str(message.guild.preferred_locale) if message.guild else "ko"
+        wait = self.limiter.check(message.author.id)
+        if wait:
+            if wait > CHAT_WINDOW - 1:  # tell them once per flood, then stay quiet
+                await message.reply(t("error.rate_limited", locale, seconds=int(wait) + 1), mention_author=False, delete_after=10)
+            return
+        game = state.get_setting(guild_id, "game", "ti4")
+        try:
+            reply = answers.chat_answer(self.bot.compendium, query, game, locale)  # type: ignore[attr-defined]
+        except answers.UserError as exc:
+            await message.reply(exc.message, mention_author=False)
+            return
+        if isinstance(reply, answers.RuleAnswer):
+            pager = RulePager(reply, message.author.id)
+            pager.message = await message.reply(**send_kwargs(reply.reply(), pager.refresh()), mention_author=False)
+            return
+        view = discord.ui.View(timeout=None)
+        add_components(view, reply)
+        await message.reply(**send_kwargs(reply, view), mention_author=False)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(RulesCog(bot))

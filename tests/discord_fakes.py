@@ -1,0 +1,119 @@
+"""Just enough of discord.Interaction to drive cog callbacks offline and record the answers."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import SimpleNamespace
+
+import discord
+
+
+@dataclass
+class Sent:
+    method: str
+    kwargs: dict
+
+    @property
+    def ephemeral(self) -> bool:
+        return bool(self.kwargs.get("ephemeral"))
+
+    @property
+    def embed(self) -> discord.Embed:
+        if "embed" in self.kwargs:
+            return self.kwargs["embed"]
+        return self.kwargs["embeds"][0]
+
+    @property
+    def text(self) -> str:
+        parts = [self.kwargs.get("content") or ""]
+        for e in self.kwargs.get("embeds") or ([self.kwargs["embed"]] if "embed" in self.kwargs else []):
+            parts += [e.title or "", e.description or ""]
+        return "\n".join(parts)
+
+
+class FakeResponse:
+    def __init__(self, log: list[Sent]):
+        self.log = log
+        self._done = False
+
+    def is_done(self) -> bool:
+        return self._done
+
+    async def send_message(self, content=None, **kwargs):
+        assert not self._done, "responded twice"
+        self._done = True
+        self.log.append(Sent("send_message", {"content": content, **kwargs}))
+
+    async def edit_message(self, **kwargs):
+        assert not self._done, "responded twice"
+        self._done = True
+        self.log.append(Sent("edit_message", kwargs))
+
+    async def send_modal(self, modal):
+        assert not self._done
+        self._done = True
+        self.log.append(Sent("send_modal", {"modal": modal}))
+
+    async def defer(self, **kwargs):
+        self._done = True
+        self.log.append(Sent("defer", kwargs))
+
+
+class FakeFollowup:
+    def __init__(self, log):
+        self.log = log
+
+    async def send(self, content=None, **kwargs):
+        self.log.append(Sent("followup", {"content": content, **kwargs}))
+
+
+class FakeMessage:
+    _next = 1000
+
+    def __init__(self, log, interaction_user=None):
+        FakeMessage._next += 1
+        self.id = FakeMessage._next
+        self.log = log
+        self.interaction_metadata = SimpleNamespace(user=interaction_user) if interaction_user else None
+
+    async def edit(self, **kwargs):
+        self.log.append(Sent("message_edit", kwargs))
+
+
+@dataclass
+class FakeUser:
+    id: int
+    display_name: str = "player"
+    bot: bool = False
+
+    @property
+    def mention(self):
+        return f"<@{self.id}>"
+
+
+@dataclass
+class FakeInteraction:
+    client: object
+    user: FakeUser = field(default_factory=lambda: FakeUser(1, "Alice"))
+    locale: discord.Locale = discord.Locale.korean
+    guild_id: int | None = 42
+    channel_id: int = 7
+    permissions: discord.Permissions = field(default_factory=discord.Permissions.none)
+    data: dict = field(default_factory=dict)
+    message: FakeMessage | None = None
+    namespace: SimpleNamespace = field(default_factory=SimpleNamespace)
+    log: list = field(default_factory=list)
+
+    def __post_init__(self):
+        self.response = FakeResponse(self.log)
+        self.followup = FakeFollowup(self.log)
+
+    @property
+    def guild(self):
+        return SimpleNamespace(id=self.guild_id) if self.guild_id else None
+
+    async def original_response(self):
+        return FakeMessage(self.log, self.user)
+
+
+class FakeBot(SimpleNamespace):
+    """The attributes cogs read from interaction.client."""

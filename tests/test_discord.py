@@ -1,0 +1,225 @@
+"""Discord front end, offline: command payloads, cog callbacks with fake interactions, views."""
+from __future__ import annotations
+
+import re
+
+import discord
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from cogs import client as discord_client
+from cogs.rules import RateLimiter, RulesCog, rule_autocomplete
+from cogs.ui import OpenSectionButton, RulePager
+from discord_fakes import FakeBot, FakeInteraction, FakeMessage, FakeUser
+from tabletop import answers, commands as core
+from tabletop.answers import UserError
+
+NAME_RE = re.compile(r"^[-_\w]{1,32}$")
+DISCORD_LOCALES = {loc.value for loc in discord.Locale}
+
+
+@pytest.fixture(scope="module")
+def payloads():
+    return discord_client.command_payloads()
+
+
+def walk(options):
+    for o in options or []:
+        yield o
+        yield from walk(o.get("options"))
+
+
+def test_command_payloads_are_valid_for_discord(payloads):
+    assert payloads
+    for cmd in payloads:
+        for item in [cmd, *walk(cmd.get("options"))]:
+            assert NAME_RE.match(item["name"]) and item["name"] == item["name"].lower(), item["name"]
+            if item.get("type") not in (1, 2) or item is cmd or "description" in item:
+                assert 1 <= len(item["description"]) <= 100, item["name"]
+            assert len(item.get("options") or []) <= 25
+            for key in ("name_localizations", "description_localizations"):
+                locs = item.get(key) or {}
+                assert set(locs) <= DISCORD_LOCALES, locs
+                for value in locs.values():
+                    if key == "name_localizations":
+                        assert NAME_RE.match(value) and value == value.lower(), value
+                    else:
+                        assert 1 <= len(value) <= 100
+            assert {"ko", "ja", "en-US", "en-GB"} <= set(item.get("name_localizations") or {}), item["name"]
+
+
+def test_discord_commands_match_the_core_command_table(payloads):
+    discord_names = set()
+    for cmd in payloads:
+        subs = [o for o in cmd.get("options") or [] if o["type"] in (1, 2)]
+        if subs:
+            discord_names |= {f"{cmd['name']} {s['name']}" for s in subs}
+        else:
+            discord_names.add(cmd["name"])
+    core_names = {c.name for c in core.COMMANDS.values() if not c.console_only}
+    assert discord_names == core_names
+    for cmd in payloads:
+        core_cmd = core.COMMANDS.get(cmd["name"])
+        if core_cmd:
+            assert [o["name"] for o in cmd.get("options") or []] == [o.name for o in core_cmd.options]
+
+
+def test_core_never_imports_discord():
+    import subprocess
+    import sys
+
+    code = "import sys, tabletop.commands, tabletop.console, tabletop.answers, tabletop.state; import tabletop; " \
+           "import pkgutil, importlib; [importlib.import_module('tabletop.'+m.name) for m in pkgutil.iter_modules(tabletop.__path__)]; " \
+           "print('discord' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=str(__import__('pathlib').Path(__file__).parent.parent))
+    assert out.stdout.strip() == "False", out.stderr
+
+
+# --- cog callbacks ------------------------------------------------------------------------
+
+
+@pytest.fixture
+def bot(compendium, state):
+    return FakeBot(compendium=compendium, state=state, user=FakeUser(999, "bot", bot=True))
+
+
+async def test_rule_answers_with_highlight_and_pager(bot):
+    cog = RulesCog(bot)
+    inter = FakeInteraction(bot)
+    await cog.rule.callback(cog, inter, query="79.1")
+    sent = inter.log[0]
+    assert sent.method == "send_message" and not sent.ephemeral
+    assert sent.embed.title == "79 폭격 (유닛 능력) · Bombardment"
+    assert "▶ **79.1**" in sent.embed.description
+    view = sent.kwargs["view"]
+    assert isinstance(view, RulePager)
+    assert [i.custom_id for i in view.children] == ["rule:open:ti4:75", "rule:open:ti4:86"]
+
+
+async def test_rule_private_is_ephemeral(bot):
+    cog = RulesCog(bot)
+    inter = FakeInteraction(bot)
+    await cog.rule.callback(cog, inter, query="폭격", private=True)
+    assert inter.log[0].ephemeral
+
+
+async def test_paging_is_for_the_asker_only(bot, compendium):
+    answer = answers.lookup(compendium, "62.22")
+    pager = RulePager(answer, author_id=1).refresh()
+    next_button = next(i for i in pager.children if getattr(i, "custom_id", "") == "rule:next")
+    stranger = FakeInteraction(bot, user=FakeUser(2, "Bob"), data={"custom_id": "rule:next"})
+    assert await pager.interaction_check(stranger) is False
+    assert stranger.log[0].ephemeral and "질문한 사람만" in stranger.log[0].text
+    asker = FakeInteraction(bot, data={"custom_id": "rule:prev"})
+    assert await pager.interaction_check(asker) is True
+    prev_button = next(i for i in pager.children if getattr(i, "custom_id", "") == "rule:prev")
+    await prev_button.callback(asker)
+    assert asker.log[0].method == "edit_message" and pager.page == answer.start - 1
+    assert next_button is not None
+
+
+async def test_pager_timeout_removes_buttons(bot, compendium):
+    pager = RulePager(answers.lookup(compendium, "62"), author_id=1).refresh()
+    pager.message = FakeMessage(log := [])
+    await pager.on_timeout()
+    assert log[0].method == "message_edit" and log[0].kwargs == {"view": None}
+
+
+async def test_related_button_opens_for_asker_in_place_and_privately_for_others(bot):
+    message = FakeMessage([], interaction_user=FakeUser(1))
+    asker = FakeInteraction(bot, message=message)
+    await OpenSectionButton("ti4", "86").callback(asker)
+    assert asker.log[0].method == "edit_message" and asker.log[0].embed.title.startswith("86 행성 보호막")
+    other = FakeInteraction(bot, user=FakeUser(5), message=message)
+    await OpenSectionButton("ti4", "86").callback(other)
+    assert other.log[0].method == "send_message" and other.log[0].ephemeral
+
+
+async def test_search_lists_five_with_a_menu(bot):
+    cog = RulesCog(bot)
+    inter = FakeInteraction(bot)
+    await cog.search.callback(cog, inter, query="폭격 주사위")
+    sent = inter.log[0]
+    assert sent.embed.description.startswith("**1.** 79 폭격")
+    select = sent.kwargs["view"].children[0]
+    assert select.custom_id == "rule:pick:ti4" and 1 <= len(select.item.options) <= 5
+
+
+async def test_user_errors_are_answered_ephemerally(bot):
+    cog = RulesCog(bot)
+    inter = FakeInteraction(bot)
+    with pytest.raises(UserError) as exc:
+        await cog.rule.callback(cog, inter, query="피자 레시피")
+    await discord_client.answer_error(inter, discord.app_commands.CommandInvokeError(cog.rule, exc.value))
+    assert inter.log[0].ephemeral and "찾지 못했어요" in inter.log[0].text
+
+
+async def test_unexpected_errors_get_an_id_not_a_traceback(bot, caplog):
+    inter = FakeInteraction(bot, locale=discord.Locale.american_english)
+    await discord_client.answer_error(inter, RuntimeError("boom"))
+    text = inter.log[0].text.strip()
+    assert inter.log[0].ephemeral and text.startswith("Sorry, something went wrong. Error id: ")
+    error_id = text.rsplit(" ", 1)[1]
+    assert error_id in caplog.text and "boom" not in text
+
+
+async def test_settings_need_manage_server(bot, state):
+    cog = RulesCog(bot)
+    inter = FakeInteraction(bot)
+    with pytest.raises(UserError):
+        await cog.settings.callback(cog, inter, chat=False)
+    admin = FakeInteraction(bot, permissions=discord.Permissions(manage_guild=True))
+    await cog.settings.callback(cog, admin, chat=False)
+    assert admin.log[0].ephemeral and state.get_setting("42", "chat") == "off"
+
+
+async def test_ui_strings_follow_the_locale(bot):
+    cog = RulesCog(bot)
+    inter = FakeInteraction(bot, locale=discord.Locale.japanese)
+    await cog.rule.callback(cog, inter, query="62.22")
+    footer = inter.log[0].embed.footer.text
+    assert "ページ" in footer and "該当ルール: 62.22" in footer
+
+
+def test_chat_queries_and_rate_limit(bot):
+    cog = RulesCog(bot)
+    msg = lambda content, mentions=(): type("M", (), {"content": content, "mentions": list(mentions)})()  # noqa: E731
+    assert cog.chat_query(msg("?폭격")) == "폭격"
+    assert cog.chat_query(msg("??")) is None and cog.chat_query(msg("그냥 대화")) is None
+    assert cog.chat_query(msg("<@999> 피해 견딤 언제 써?", [FakeUser(999)])) == "피해 견딤 언제 써?"
+    now = [0.0]
+    limiter = RateLimiter(burst=3, window=20, clock=lambda: now[0])
+    assert [limiter.check(1) for _ in range(3)] == [0, 0, 0]
+    assert limiter.check(1) > 0 and limiter.check(2) == 0
+    now[0] = 21
+    assert limiter.check(1) == 0
+
+
+async def test_chat_mode_respects_the_server_switch(bot, state):
+    cog = RulesCog(bot)
+    replies = []
+
+    class Msg:
+        content = "?폭격"
+        mentions = []
+        author = FakeUser(3)
+        guild = type("G", (), {"id": 42, "preferred_locale": discord.Locale.korean})()
+
+        async def reply(self, *args, **kwargs):
+            replies.append((args, kwargs))
+            return FakeMessage([])
+
+    await cog.on_message(Msg())
+    assert replies and replies[0][1]["embeds"][0].title.startswith("79 폭격")
+    state.set_setting("42", "chat", "off")
+    await cog.on_message(Msg())
+    assert len(replies) == 1
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.text(max_size=120))
+async def test_autocomplete_returns_at_most_25_valid_choices(bot, current):
+    choices = await rule_autocomplete(FakeInteraction(bot), current)
+    assert len(choices) <= 25
+    for c in choices:
+        assert 1 <= len(c.name) <= 100 and 1 <= len(c.value) <= 100
