@@ -21,7 +21,7 @@ log = logging.getLogger(__name__)
 discord.VoiceClient.warn_nacl = False
 discord.VoiceClient.warn_dave = False
 
-EXTENSIONS = ("cogs.rules",)
+EXTENSIONS = ("cogs.rules", "cogs.combat")
 
 
 class TableTranslator(app_commands.Translator):

@@ -15,7 +15,7 @@ from tabletop import answers, commands as core
 from tabletop.i18n import t
 from tabletop.render import truncate_label
 
-from .ui import L, RulePager, add_components, locale_of, send_kwargs, show_answer
+from .ui import L, Pager, add_components, locale_of, send_kwargs, show_answer
 
 log = logging.getLogger(__name__)
 
@@ -199,7 +199,7 @@ class RulesCog(commands.Cog):
             await message.reply(exc.message, mention_author=False)
             return
         if isinstance(reply, answers.RuleAnswer):
-            pager = RulePager(reply, message.author.id)
+            pager = Pager(reply, message.author.id)
             pager.message = await message.reply(**send_kwargs(reply.reply(), pager.refresh()), mention_author=False)
             return
         view = discord.ui.View(timeout=None)

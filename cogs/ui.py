@@ -14,7 +14,7 @@ import discord
 
 from tabletop import answers
 from tabletop.i18n import command_text, t
-from tabletop.render import Button, Reply, Select
+from tabletop.render import Button, Paged, Reply, Select
 
 log = logging.getLogger(__name__)
 
@@ -60,8 +60,13 @@ FACTORIES: list[tuple[re.Pattern, ComponentFactory]] = []
 
 
 def component_factory(pattern: str):
+    """Register how to build the discord.py item for custom_ids matching pattern. A cog loaded
+    again (reload_extension) replaces its earlier registration."""
+
     def register(fn):
-        FACTORIES.append((re.compile(pattern), fn))
+        compiled = re.compile(pattern)
+        FACTORIES[:] = [(p, f) for p, f in FACTORIES if p.pattern != compiled.pattern]
+        FACTORIES.append((compiled, fn))
         return fn
 
     return register
@@ -107,9 +112,9 @@ def add_components(view: discord.ui.View, reply: Reply, skip: tuple[str, ...] = 
 # --- opening sections -----------------------------------------------------------------------
 
 
-async def show_answer(interaction: discord.Interaction, answer: answers.RuleAnswer, ephemeral: bool = False) -> None:
-    """Send a rules answer (first response) with its pager."""
-    pager = RulePager(answer, interaction.user.id)
+async def show_answer(interaction: discord.Interaction, answer: Paged, ephemeral: bool = False) -> None:
+    """Send a paged answer (first response) with its pager."""
+    pager = Pager(answer, interaction.user.id)
     reply = answer.reply(ephemeral=ephemeral)
     await interaction.response.send_message(**send_kwargs(reply, pager.refresh()), ephemeral=ephemeral)
     pager.message = await interaction.original_response()
@@ -127,7 +132,7 @@ async def open_from_component(interaction: discord.Interaction, game: str, value
     meta = getattr(interaction.message, "interaction_metadata", None) if interaction.message else None
     asker = getattr(getattr(meta, "user", None), "id", None)
     if asker is not None and asker == interaction.user.id:
-        pager = RulePager(answer, interaction.user.id)
+        pager = Pager(answer, interaction.user.id)
         await interaction.response.edit_message(**send_kwargs(answer.reply(), pager.refresh()))
         pager.message = interaction.message
     else:
@@ -204,23 +209,23 @@ class AuthorOnlyView(discord.ui.View):
         await interaction.client.tree.on_error(interaction, error)  # type: ignore[arg-type]
 
 
-class RulePager(AuthorOnlyView):
-    """◀ ▶ through a section's pages, plus its related-topic buttons."""
+class Pager(AuthorOnlyView):
+    """◀ ▶ through any paged answer (a rules section, a battle log), plus its other buttons."""
 
-    def __init__(self, answer: answers.RuleAnswer, author_id: int):
+    def __init__(self, answer: Paged, author_id: int):
         super().__init__(author_id)
         self.answer = answer
         self.page = answer.start
 
-    def refresh(self) -> "RulePager":
+    def refresh(self) -> "Pager":
         self.clear_items()
         reply = self.answer.reply(self.page)
         for row_index, row in enumerate(reply.rows):
             for component in row:
-                if component.custom_id in ("rule:prev", "rule:next"):
+                if component.custom_id in ("page:prev", "page:next"):
                     button = plain_button(component)
                     button.row = row_index
-                    button.callback = self._turn(-1 if component.custom_id == "rule:prev" else 1)
+                    button.callback = self._turn(-1 if component.custom_id == "page:prev" else 1)
                     self.add_item(button)
                 else:
                     item = item_for(component, row_index)
@@ -236,8 +241,8 @@ class RulePager(AuthorOnlyView):
         return turn
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        # related-topic buttons are for everyone; only paging is the asker's
+        # other buttons (related topics, roll again) are for everyone; only paging is the asker's
         custom_id = (interaction.data or {}).get("custom_id", "")
-        if custom_id not in ("rule:prev", "rule:next"):
+        if custom_id not in ("page:prev", "page:next"):
             return True
         return await super().interaction_check(interaction)

@@ -3,9 +3,10 @@ chat-mode replies. Every front end (Discord, console, `bot.py render`) shows the
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from .compendium import Compendium, RelatedTopic
+from .errors import UserError
 from .i18n import t
 from .packs import Rule, Section
 from .render import (
@@ -17,6 +18,7 @@ from .render import (
     SELECT_LABEL_MAX,
     Button,
     Embed,
+    Paged,
     Reply,
     Select,
     SelectOption,
@@ -30,14 +32,6 @@ from .search import MAX_QUERY_CHARS, Result
 
 ROMAN = ["i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi", "xii", "xiii", "xiv", "xv"]
 MAX_RELATED_BUTTONS = 5
-
-
-class UserError(Exception):
-    """A mistake in what the user typed: shown to them as a friendly message, changes nothing."""
-
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
 
 
 def error_reply(message: str) -> Reply:
@@ -95,32 +89,12 @@ def rule_block(rule: Rule, highlighted: bool, locale) -> str:
 
 
 @dataclass
-class RuleAnswer:
+class RuleAnswer(Paged):
     """A section rendered as pages; `start` is the page holding the matched rule."""
 
-    section: Section
-    rule: str | None
-    pages: list[Embed]
-    start: int
-    related: tuple[RelatedTopic, ...]
-    locale: str = "ko"
-    notices: list[str] = field(default_factory=list)
-
-    def reply(self, page: int | None = None, ephemeral: bool = False) -> Reply:
-        page = self.start if page is None else max(0, min(page, len(self.pages) - 1))
-        rows = []
-        if len(self.pages) > 1:
-            rows.append(
-                [
-                    Button(t("prev", self.locale), "rule:prev", emoji="◀", disabled=page == 0),
-                    Button(t("next", self.locale), "rule:next", emoji="▶", disabled=page == len(self.pages) - 1),
-                ]
-            )
-        rows += related_rows(self.section, self.related, self.locale)
-        return Reply(embeds=[self.pages[page]], rows=rows, ephemeral=ephemeral)
-
-    def replies(self) -> list[Reply]:
-        return [self.reply(i) for i in range(len(self.pages))]
+    section: Section | None = None
+    rule: str | None = None
+    related: tuple[RelatedTopic, ...] = ()
 
 
 def related_rows(section: Section, related: tuple[RelatedTopic, ...], locale) -> list[list]:
@@ -185,7 +159,8 @@ def section_answer(compendium: Compendium, section: Section, rule_id: str | None
                 color=COLOR_HIGHLIGHT if highlight_block in members else COLOR_RULE,
             )
         )
-    return RuleAnswer(section, rule_id, embeds, start, related, str(locale))
+    rows = related_rows(section, related, locale)
+    return RuleAnswer(embeds, start, rows, str(locale), section=section, rule=rule_id, related=related)
 
 
 def lookup(compendium: Compendium, query: str, game: str = "ti4", locale="ko") -> RuleAnswer:

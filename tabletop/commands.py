@@ -12,7 +12,7 @@ from . import answers
 from .answers import UserError
 from .compendium import Compendium
 from .i18n import t
-from .render import Embed, Reply
+from .render import Embed, Paged, Reply
 from .state import StateDB
 
 
@@ -140,7 +140,7 @@ def run(ctx: Context, name: str, **values):
 
 
 def as_replies(result) -> list[Reply]:
-    if isinstance(result, answers.RuleAnswer):
+    if isinstance(result, Paged):
         return [result.reply()]
     if isinstance(result, Reply):
         return [result]
@@ -248,3 +248,7 @@ def parse_line(line: str) -> tuple[str | None, str, dict[str, str]]:
         stray = re.match(r"(\w+):", rest.strip())
         options[stray.group(1) if stray else "_"] = rest.strip()
     return actor, name, options
+
+
+# Commands of the other areas register themselves in this table when imported.
+from . import combat_commands  # noqa: E402,F401

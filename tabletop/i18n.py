@@ -187,3 +187,266 @@ DISCORD_LOCALES = {"ko": "ko", "ja": "ja", "en-US": "en", "en-GB": "en"}
 def command_text(key: str, language: str) -> str | None:
     entry = COMMAND_TEXT.get(key)
     return entry.get(language) if entry else None
+
+STRINGS.update(
+    {
+        "combat.empty_side": {
+            "ko": "'{field}'에 유닛을 적어 주세요 (예: 3 보병, 1 메크).",
+            "en": "List some units for '{field}' (e.g. 3 infantry, 1 mech).",
+            "ja": "「{field}」にユニットを書いてください（例: 3 infantry, 1 mech）。",
+        },
+        "combat.spec_too_long": {
+            "ko": "'{field}'가 너무 길어요 ({limit}자 이내).",
+            "en": "'{field}' is too long (at most {limit} characters).",
+            "ja": "「{field}」が長すぎます（{limit}文字以内）。",
+        },
+        "combat.bad_item": {
+            "ko": "'{item}'을(를) 이해하지 못했어요. '3 보병', '보병 3', '2 custom@6x2 sustain'처럼 적어 주세요.",
+            "en": "I could not read '{item}'. Write '3 infantry', 'infantry 3' or '2 custom@6x2 sustain'.",
+            "ja": "「{item}」を読み取れませんでした。'3 infantry'、'2 custom@6x2 sustain' のように書いてください。",
+        },
+        "combat.bad_count": {
+            "ko": "'{item}': 유닛 수는 1 이상이어야 해요.",
+            "en": "'{item}': the number of units must be 1 or more.",
+            "ja": "「{item}」: ユニット数は1以上にしてください。",
+        },
+        "combat.unknown_unit": {
+            "ko": "'{name}' 유닛을 모르겠어요. 혹시: {suggestions}? 새 유닛은 '{name}@6'처럼 전투 값을 붙여 주세요.",
+            "en": "'{name}' is not a unit I know. Did you mean: {suggestions}? For an ad hoc unit add its combat value: '{name}@6'.",
+            "ja": "「{name}」というユニットは知りません。もしかして: {suggestions}？ 新しいユニットは '{name}@6' のように戦闘値を付けてください。",
+        },
+        "combat.bad_value": {
+            "ko": "'{item}': 전투 값은 1에서 10 사이여야 해요.",
+            "en": "'{item}': a combat value is from 1 to 10.",
+            "ja": "「{item}」: 戦闘値は1から10です。",
+        },
+        "combat.bad_dice": {
+            "ko": "'{item}': 유닛당 주사위는 1에서 10개까지예요.",
+            "en": "'{item}': a unit rolls 1 to 10 dice.",
+            "ja": "「{item}」: ユニットあたりのダイスは1から10個です。",
+        },
+        "combat.too_many_units": {
+            "ko": "'{field}'의 유닛이 너무 많아요 (한쪽에 최대 {limit}기).",
+            "en": "Too many units in '{field}' (at most {limit} per side).",
+            "ja": "「{field}」のユニットが多すぎます（片側最大{limit}）。",
+        },
+        "combat.too_many_dice": {
+            "ko": "'{field}'가 한 번에 굴릴 주사위가 {count}개예요. 최대 {limit}개까지만 굴릴 수 있어요.",
+            "en": "'{field}' would roll {count} dice at once; the limit is {limit}.",
+            "ja": "「{field}」は一度に{count}個のダイスを振ることになります。上限は{limit}個です。",
+        },
+        "combat.bad_modifier": {
+            "ko": "'{field}' 조정 값은 -{limit}에서 +{limit} 사이여야 해요.",
+            "en": "'{field}' must be between -{limit} and +{limit}.",
+            "ja": "「{field}」は-{limit}から+{limit}の間にしてください。",
+        },
+        "combat.no_ground_forces": {
+            "ko": "지상 전투에는 양쪽 모두 육군(보병, 메크 등)이 있어야 해요.",
+            "en": "Ground combat needs ground forces (infantry, mechs, …) on both sides.",
+            "ja": "地上戦には両側に地上部隊（歩兵、メックなど）が必要です。",
+        },
+        "combat.no_combat_value": {
+            "ko": "{unit}에는 전투 값이 없어요. '{unit}@6'처럼 값을 붙여 주세요.",
+            "en": "{unit} has no combat value; give one like '{unit}@6'.",
+            "ja": "{unit}には戦闘値がありません。'{unit}@6' のように付けてください。",
+        },
+        "combat.not_ground_force": {
+            "ko": "{unit}은(는) 육군이 아니라서 강하할 수 없어요 (71).",
+            "en": "{unit} is not a ground force and cannot land (71).",
+            "ja": "{unit}は地上部隊ではないため降下できません（71）。",
+        },
+        "combat.nobody_hits": {
+            "ko": "이 조정 값으로는 어느 쪽도 타격을 낼 수 없어서 전투가 끝나지 않아요. 조정 값을 확인해 주세요.",
+            "en": "With these modifiers neither side can ever hit, so the battle would never end. Check the modifiers.",
+            "ja": "この修正値ではどちらもヒットできず、戦闘が終わりません。修正値を確認してください。",
+        },
+        "combat.stopped": {
+            "ko": "{rounds}라운드가 지나도 끝나지 않아 여기서 멈췄어요.",
+            "en": "Stopped after {rounds} rounds without an end.",
+            "ja": "{rounds}ラウンド経っても終わらないため停止しました。",
+        },
+        "combat.no_bombardment": {
+            "ko": "폭격 능력을 가진 유닛이 없어요 (예: 노급 전함, 전쟁 태양).",
+            "en": "None of these units has Bombardment (e.g. dreadnought, war sun).",
+            "ja": "爆撃能力を持つユニットがありません（例: dreadnought, war sun）。",
+        },
+        "combat.shield_blocks": {
+            "ko": "행성 보호막 때문에 폭격할 수 없어요 (86; 전쟁 태양이 있으면 가능, 86.3).",
+            "en": "A planetary shield stops the bombardment (86; a war sun ignores it, 86.3).",
+            "ja": "惑星シールドにより爆撃できません（86、ウォーサンがいれば可能、86.3）。",
+        },
+        "combat.shield_blocks_harrow": {
+            "ko": "행성 보호막이 내려찍기를 막았어요 (86.2).",
+            "en": "A planetary shield stops Harrow (86.2).",
+            "ja": "惑星シールドがハロウを防ぎました（86.2）。",
+        },
+        "combat.structures_destroyed": {
+            "ko": "통제권을 얻어 방어자의 건물 {count}개가 파괴됐어요 (75.5).",
+            "en": "Control gained: {count} of the defender's structures destroyed (75.5).",
+            "ja": "支配権を得たため、防御側の建造物{count}個が破壊されました（75.5）。",
+        },
+        "combat.title.ground": {"ko": "지상 전투", "en": "Ground combat", "ja": "地上戦"},
+        "combat.title.bombard": {"ko": "폭격", "en": "Bombardment", "ja": "爆撃"},
+        "combat.title.invade": {"ko": "침공", "en": "Invasion", "ja": "侵攻"},
+        "combat.attacker": {"ko": "공격자", "en": "Attacker", "ja": "攻撃側"},
+        "combat.defender": {"ko": "방어자", "en": "Defender", "ja": "防御側"},
+        "combat.round": {"ko": "{n}라운드", "en": "Round {n}", "ja": "ラウンド{n}"},
+        "combat.before": {"ko": "전투 전", "en": "Before combat", "ja": "戦闘前"},
+        "combat.kind.combat": {"ko": "전투 주사위", "en": "combat roll", "ja": "戦闘ロール"},
+        "combat.kind.bombardment": {"ko": "폭격", "en": "bombardment", "ja": "爆撃"},
+        "combat.kind.space_cannon": {"ko": "우주포 방어", "en": "space cannon defence", "ja": "宇宙砲防御"},
+        "combat.kind.harrow": {"ko": "내려찍기", "en": "Harrow", "ja": "ハロウ"},
+        "combat.kind.valkyrie": {"ko": "발키리 반격", "en": "Valkyrie hit", "ja": "ヴァルキリー反撃"},
+        "combat.hits": {"ko": "타격 {n}", "en": "{n} hit(s)", "ja": "ヒット{n}"},
+        "combat.sustained": {"ko": "피해 견딤", "en": "sustains", "ja": "ダメージ耐性"},
+        "combat.destroyed": {"ko": "파괴", "en": "destroyed", "ja": "破壊"},
+        "combat.excess": {"ko": "초과 타격 {n} 소멸", "en": "{n} excess hit(s) lost", "ja": "超過ヒット{n}は消滅"},
+        "combat.left": {"ko": "남은 유닛", "en": "Units left", "ja": "残りユニット"},
+        "combat.none_left": {"ko": "없음", "en": "none", "ja": "なし"},
+        "combat.damaged": {"ko": "피해", "en": "damaged", "ja": "損傷"},
+        "combat.result.attacker": {"ko": "공격자 승리", "en": "The attacker wins", "ja": "攻撃側の勝利"},
+        "combat.result.defender": {"ko": "방어자 승리", "en": "The defender wins", "ja": "防御側の勝利"},
+        "combat.result.draw": {"ko": "무승부: 아무도 남지 않았어요 (70.4)", "en": "Draw: nobody is left (70.4)", "ja": "引き分け: 誰も残っていません（70.4）"},
+        "combat.result.none": {"ko": "결과 없음", "en": "No result", "ja": "結果なし"},
+        "combat.control.attacker": {"ko": "공격자가 행성 통제권을 얻어요 (75.5).", "en": "The attacker takes control of the planet (75.5).", "ja": "攻撃側が惑星の支配権を得ます（75.5）。"},
+        "combat.control.defender": {"ko": "방어자가 행성 통제권을 유지해요 (75.5).", "en": "The defender keeps control of the planet (75.5).", "ja": "防御側が惑星の支配権を維持します（75.5）。"},
+        "combat.effects": {"ko": "효과", "en": "Effects", "ja": "効果"},
+        "combat.seed": {"ko": "시드 {seed} · 같은 시드면 같은 주사위", "en": "seed {seed} · same seed, same dice", "ja": "シード {seed} ・ 同じシードなら同じダイス"},
+        "combat.again": {"ko": "다시 굴리기", "en": "Roll again", "ja": "振り直し"},
+        "combat.policy": {
+            "ko": "타격 배분: 피해 견딤 먼저, 그다음 가장 싼 유닛부터",
+            "en": "Hits: Sustain Damage first, then the cheapest unit first",
+            "ja": "ヒット割り当て: ダメージ耐性を先に、次に最も安いユニットから",
+        },
+        "combat.order": {"ko": "타격 순서: {order}", "en": "Hit order: {order}", "ja": "ヒット順: {order}"},
+        "dice.bad_seed": {
+            "ko": "시드는 0 이상의 정수여야 해요 (최대 2^63-1).",
+            "en": "A seed is a whole number from 0 to 2^63-1.",
+            "ja": "シードは0以上の整数です（最大2^63-1）。",
+        },
+        "dice.bad_expression": {
+            "ko": "'{expr}'을(를) 이해하지 못했어요. '5d10>=7', '2d6+1', 'd10'처럼 적어 주세요.",
+            "en": "I could not read '{expr}'. Write '5d10>=7', '2d6+1' or 'd10'.",
+            "ja": "「{expr}」を読み取れませんでした。'5d10>=7'、'2d6+1'、'd10' のように書いてください。",
+        },
+        "dice.too_many": {
+            "ko": "주사위는 한 번에 1개에서 {limit}개까지 굴릴 수 있어요.",
+            "en": "Roll 1 to {limit} dice at a time.",
+            "ja": "一度に振れるダイスは1から{limit}個です。",
+        },
+        "dice.bad_sides": {
+            "ko": "주사위 면 수는 2에서 {limit} 사이여야 해요.",
+            "en": "A die has 2 to {limit} sides.",
+            "ja": "ダイスの面数は2から{limit}です。",
+        },
+        "dice.title": {"ko": "주사위 {dice}", "en": "Roll {dice}", "ja": "ダイス {dice}"},
+        "dice.successes": {"ko": "성공 {n}개 ({target} 이상)", "en": "{n} success(es) (≥ {target})", "ja": "成功{n}個（{target}以上）"},
+        "dice.total": {"ko": "합계 {total}", "en": "Total {total}", "ja": "合計 {total}"},
+        "dice.unknown_roll": {
+            "ko": "그 굴림 기록을 찾을 수 없어요.",
+            "en": "That roll is no longer on record.",
+            "ja": "その記録は見つかりません。",
+        },
+    }
+)
+
+COMMAND_TEXT.update(
+    {
+        "cmd.combat": {"en": "combat", "ko": "전투", "ja": "戦闘"},
+        "cmd.combat.desc": {"en": "Combat dice for TI4", "ko": "TI4 전투 주사위", "ja": "TI4の戦闘ダイス"},
+        "cmd.combat.ground": {"en": "ground", "ko": "지상전", "ja": "地上戦"},
+        "cmd.combat.ground.desc": {
+            "en": "Ground combat (70) until one side is gone",
+            "ko": "한쪽이 사라질 때까지 지상 전투 (70)",
+            "ja": "片方が全滅するまで地上戦（70）",
+        },
+        "cmd.combat.bombard": {"en": "bombard", "ko": "폭격", "ja": "爆撃"},
+        "cmd.combat.bombard.desc": {
+            "en": "Bombardment (79) of a planet's ground forces",
+            "ko": "행성의 육군을 폭격 (79)",
+            "ja": "惑星の地上部隊を爆撃（79）",
+        },
+        "cmd.combat.invade": {"en": "invade", "ko": "침공", "ja": "侵攻"},
+        "cmd.combat.invade.desc": {
+            "en": "A whole invasion (75): bombard, land, space cannon, combat",
+            "ko": "침공 전체 (75): 폭격, 강하, 우주포, 지상 전투",
+            "ja": "侵攻全体（75）: 爆撃・降下・宇宙砲・地上戦",
+        },
+        "cmd.roll": {"en": "roll", "ko": "주사위", "ja": "ダイス"},
+        "cmd.roll.desc": {
+            "en": "Roll dice: 5d10>=7 counts successes, 2d6+1 sums",
+            "ko": "주사위 굴리기: 5d10>=7은 성공 수, 2d6+1은 합계",
+            "ja": "ダイス: 5d10>=7 は成功数、2d6+1 は合計",
+        },
+        "opt.attacker": {"en": "attacker", "ko": "공격자", "ja": "攻撃側"},
+        "opt.defender": {"en": "defender", "ko": "방어자", "ja": "防御側"},
+        "opt.attacker_mod": {"en": "attacker_mod", "ko": "공격자_조정", "ja": "攻撃側_修正"},
+        "opt.defender_mod": {"en": "defender_mod", "ko": "방어자_조정", "ja": "防御側_修正"},
+        "opt.attacker_order": {"en": "attacker_order", "ko": "공격자_타격순서", "ja": "攻撃側_ヒット順"},
+        "opt.defender_order": {"en": "defender_order", "ko": "방어자_타격순서", "ja": "防御側_ヒット順"},
+        "opt.seed": {"en": "seed", "ko": "시드", "ja": "シード"},
+        "opt.units": {"en": "units", "ko": "유닛", "ja": "ユニット"},
+        "opt.target": {"en": "target", "ko": "대상", "ja": "対象"},
+        "opt.shield": {"en": "shield", "ko": "보호막", "ja": "シールド"},
+        "opt.ships": {"en": "ships", "ko": "함선", "ja": "艦船"},
+        "opt.landing": {"en": "landing", "ko": "강하", "ja": "降下"},
+        "opt.pds": {"en": "pds", "ko": "pds", "ja": "pds"},
+        "opt.dice": {"en": "dice", "ko": "주사위", "ja": "ダイス"},
+        "opt.combat.side.desc": {
+            "en": "Units, e.g. 3 infantry, 1 mech (or 보병 3, sardakk)",
+            "ko": "유닛, 예: 3 보병, 1 메크 (또는 3 infantry, sardakk)",
+            "ja": "ユニット 例: 3 infantry, 1 mech",
+        },
+        "opt.combat.mod.desc": {
+            "en": "Modifier to combat rolls, -10 to +10 (66)",
+            "ko": "전투 주사위 조정 값, -10~+10 (66)",
+            "ja": "戦闘ロールの修正値 -10〜+10（66）",
+        },
+        "opt.combat.order.desc": {
+            "en": "Units that take hits first, e.g. mech, infantry",
+            "ko": "먼저 타격을 받을 유닛, 예: 메크, 보병",
+            "ja": "先にヒットを受けるユニット 例: mech, infantry",
+        },
+        "opt.seed.desc": {
+            "en": "Replay: the same seed gives the same dice",
+            "ko": "재현: 같은 시드면 같은 주사위",
+            "ja": "再現: 同じシードなら同じダイス",
+        },
+        "opt.combat.units.desc": {
+            "en": "Bombarding units, e.g. 2 dreadnought, war sun",
+            "ko": "폭격하는 유닛, 예: 2 노급 전함, 전쟁 태양",
+            "ja": "爆撃するユニット 例: 2 dreadnought, war sun",
+        },
+        "opt.combat.target.desc": {
+            "en": "The planet's units, e.g. 3 infantry, 1 pds",
+            "ko": "행성의 유닛, 예: 3 보병, 1 pds",
+            "ja": "惑星のユニット 例: 3 infantry, 1 pds",
+        },
+        "opt.combat.shield.desc": {
+            "en": "The planet has a planetary shield (86)",
+            "ko": "행성에 행성 보호막이 있음 (86)",
+            "ja": "惑星に惑星シールドがある（86）",
+        },
+        "opt.combat.ships.desc": {
+            "en": "Ships in the system, e.g. 2 dreadnought",
+            "ko": "성계의 함선, 예: 2 노급 전함",
+            "ja": "星系の艦船 例: 2 dreadnought",
+        },
+        "opt.combat.landing.desc": {
+            "en": "Ground forces that land, e.g. 4 infantry, 1 mech",
+            "ko": "강하하는 육군, 예: 4 보병, 1 메크",
+            "ja": "降下する地上部隊 例: 4 infantry, 1 mech",
+        },
+        "opt.combat.defender.desc": {
+            "en": "Defending units on the planet, e.g. 2 infantry",
+            "ko": "행성의 방어 유닛, 예: 2 보병",
+            "ja": "惑星の防御ユニット 例: 2 infantry",
+        },
+        "opt.combat.pds.desc": {
+            "en": "Space cannon units on the planet, e.g. 2 pds",
+            "ko": "행성의 우주포 유닛, 예: 2 pds",
+            "ja": "惑星の宇宙砲ユニット 例: 2 pds",
+        },
+        "opt.roll.dice.desc": {"en": "e.g. 5d10>=7, 2d6+1, d10", "ko": "예: 5d10>=7, 2d6+1, d10", "ja": "例: 5d10>=7、2d6+1、d10"},
+    }
+)

@@ -163,6 +163,32 @@ class Reply:
         return "\n".join(parts)
 
 
+@dataclass
+class Paged:
+    """A long answer as pages, opened at `start`; `rows` (buttons, menus) show under every page
+    after the ◀ ▶ row. Front ends page through it; `replies()` is every page."""
+
+    pages: list[Embed]
+    start: int = 0
+    rows: list[list] = field(default_factory=list)
+    locale: str = "ko"
+
+    def reply(self, page: int | None = None, ephemeral: bool = False) -> Reply:
+        page = self.start if page is None else max(0, min(page, len(self.pages) - 1))
+        rows = []
+        if len(self.pages) > 1:
+            rows.append(
+                [
+                    Button(t("prev", self.locale), "page:prev", emoji="◀", disabled=page == 0),
+                    Button(t("next", self.locale), "page:next", emoji="▶", disabled=page == len(self.pages) - 1),
+                ]
+            )
+        return Reply(embeds=[self.pages[page]], rows=rows + self.rows, ephemeral=ephemeral)
+
+    def replies(self) -> list[Reply]:
+        return [self.reply(i) for i in range(len(self.pages))]
+
+
 def console_markup(markdown: str) -> str:
     """Show highlighted (quoted) lines with a bar in the terminal; drop the rest of the markup."""
     lines = []

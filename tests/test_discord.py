@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from cogs import client as discord_client
 from cogs.rules import RateLimiter, RulesCog, rule_autocomplete
-from cogs.ui import OpenSectionButton, RulePager
+from cogs.ui import OpenSectionButton, Pager
 from discord_fakes import FakeBot, FakeInteraction, FakeMessage, FakeUser
 from tabletop import answers, commands as core
 from tabletop.answers import UserError
@@ -59,9 +59,12 @@ def test_discord_commands_match_the_core_command_table(payloads):
     core_names = {c.name for c in core.COMMANDS.values() if not c.console_only}
     assert discord_names == core_names
     for cmd in payloads:
-        core_cmd = core.COMMANDS.get(cmd["name"])
-        if core_cmd:
-            assert [o["name"] for o in cmd.get("options") or []] == [o.name for o in core_cmd.options]
+        subs = [o for o in cmd.get("options") or [] if o["type"] in (1, 2)]
+        for name, options in [(f"{cmd['name']} {s['name']}", s.get("options")) for s in subs] or [(cmd["name"], cmd.get("options"))]:
+            core_cmd = core.COMMANDS[name]
+            assert [o["name"] for o in options or []] == [o.name for o in core_cmd.options], name
+            for o, core_opt in zip(options or [], core_cmd.options):
+                assert o.get("required", False) == core_opt.required, (name, o["name"])
 
 
 def test_core_never_imports_discord():
@@ -92,7 +95,7 @@ async def test_rule_answers_with_highlight_and_pager(bot):
     assert sent.embed.title == "79 폭격 (유닛 능력) · Bombardment"
     assert "▶ **79.1**" in sent.embed.description
     view = sent.kwargs["view"]
-    assert isinstance(view, RulePager)
+    assert isinstance(view, Pager)
     assert [i.custom_id for i in view.children] == ["rule:open:ti4:75", "rule:open:ti4:86"]
 
 
@@ -105,21 +108,21 @@ async def test_rule_private_is_ephemeral(bot):
 
 async def test_paging_is_for_the_asker_only(bot, compendium):
     answer = answers.lookup(compendium, "62.22")
-    pager = RulePager(answer, author_id=1).refresh()
-    next_button = next(i for i in pager.children if getattr(i, "custom_id", "") == "rule:next")
-    stranger = FakeInteraction(bot, user=FakeUser(2, "Bob"), data={"custom_id": "rule:next"})
+    pager = Pager(answer, author_id=1).refresh()
+    next_button = next(i for i in pager.children if getattr(i, "custom_id", "") == "page:next")
+    stranger = FakeInteraction(bot, user=FakeUser(2, "Bob"), data={"custom_id": "page:next"})
     assert await pager.interaction_check(stranger) is False
     assert stranger.log[0].ephemeral and "질문한 사람만" in stranger.log[0].text
-    asker = FakeInteraction(bot, data={"custom_id": "rule:prev"})
+    asker = FakeInteraction(bot, data={"custom_id": "page:prev"})
     assert await pager.interaction_check(asker) is True
-    prev_button = next(i for i in pager.children if getattr(i, "custom_id", "") == "rule:prev")
+    prev_button = next(i for i in pager.children if getattr(i, "custom_id", "") == "page:prev")
     await prev_button.callback(asker)
     assert asker.log[0].method == "edit_message" and pager.page == answer.start - 1
     assert next_button is not None
 
 
 async def test_pager_timeout_removes_buttons(bot, compendium):
-    pager = RulePager(answers.lookup(compendium, "62"), author_id=1).refresh()
+    pager = Pager(answers.lookup(compendium, "62"), author_id=1).refresh()
     pager.message = FakeMessage(log := [])
     await pager.on_timeout()
     assert log[0].method == "message_edit" and log[0].kwargs == {"view": None}
@@ -223,3 +226,37 @@ async def test_autocomplete_returns_at_most_25_valid_choices(bot, current):
     assert len(choices) <= 25
     for c in choices:
         assert 1 <= len(c.name) <= 100 and 1 <= len(c.value) <= 100
+
+
+async def test_combat_command_shows_the_log_and_roll_again_works_after_restart(bot, state):
+    from cogs.combat import CombatCog, RollAgainButton
+
+    cog = CombatCog(bot)
+    inter = FakeInteraction(bot)
+    await cog.ground.callback(cog, inter, attacker="3 infantry, 1 mech", defender="4 보병", seed="42")
+    sent = inter.log[0]
+    assert sent.embed.title == "지상 전투" and "시드 42" in sent.embed.footer.text
+    again = [i for i in sent.kwargs["view"].children if i.custom_id.startswith("combat:again:")]
+    assert len(again) == 1
+    # a fresh button object, as discord.py builds it from the custom_id after a restart
+    click = FakeInteraction(bot, user=FakeUser(8, "Carol"))
+    await RollAgainButton(again[0].roll_id).callback(click)
+    assert click.log[0].embed.title == "지상 전투" and "시드 42" not in click.log[0].embed.footer.text
+
+
+async def test_combat_bad_input_is_a_user_error(bot):
+    from cogs.combat import CombatCog
+
+    cog = CombatCog(bot)
+    with pytest.raises(UserError) as exc:
+        await cog.ground.callback(cog, FakeInteraction(bot), attacker="3 mek", defender="1 infantry")
+    assert "Mech (메크)" in exc.value.message
+
+
+async def test_roll_command(bot):
+    from cogs.combat import CombatCog
+
+    cog = CombatCog(bot)
+    inter = FakeInteraction(bot)
+    await cog.roll.callback(cog, inter, dice="5d10>=7", seed="1")
+    assert "성공 1개" in inter.log[0].embed.description

@@ -46,7 +46,7 @@ def test_long_section_is_split_between_rules(compendium):
         assert first.startswith(("62.", "정책 단계", "▶"))
     r = answer.reply(answer.start)
     nav = r.rows[0]
-    assert [b.custom_id for b in nav] == ["rule:prev", "rule:next"]
+    assert [b.custom_id for b in nav] == ["page:prev", "page:next"]
     assert nav[1].disabled == (answer.start == len(answer.pages) - 1)
 
 

@@ -1,0 +1,125 @@
+"""/combat ground|bombard|invade and /roll: parse the sides, roll, log the seed, show the log.
+
+Each roll is written to the state database with its command, so "roll again" can replay the
+same battle with a new seed, even after a restart.
+"""
+from __future__ import annotations
+
+import json
+
+from . import combat
+from .combat_report import battle_pages, roll_pages
+from .commands import Context, Option, command
+from .dice import Dice, parse_seed, roll_expression
+from .errors import UserError
+from .i18n import t
+from .units import UnitBook, parse_order, parse_side
+
+GAME = "ti4"
+SIDE = dict(max_length=500)
+MOD = dict(kind="int", min_value=-combat.MAX_MODIFIER, max_value=combat.MAX_MODIFIER)
+SEED = Option("seed", max_length=20)
+
+
+def unit_book(ctx: Context) -> UnitBook:
+    return UnitBook(ctx.compendium.unit_rows(GAME))
+
+
+def fight(kind: str, options: dict, book: UnitBook, seed: int, locale="ko") -> combat.Battle:
+    """Run a battle from its command options; the CLI, the console and Discord all come here."""
+    dice = Dice(seed)
+    if kind == "ground":
+        attacker = parse_side(options["attacker"], book, locale, "attacker")
+        defender = parse_side(options["defender"], book, locale, "defender")
+        attacker.order = parse_order(options.get("attacker_order"), book, locale)
+        defender.order = parse_order(options.get("defender_order"), book, locale)
+        return combat.ground_combat(
+            attacker, defender, dice, options.get("attacker_mod") or 0, options.get("defender_mod") or 0, locale
+        )
+    if kind == "bombard":
+        units = parse_side(options["units"], book, locale, "units")
+        target = parse_side(options["target"], book, locale, "target")
+        return combat.bombard(units, target, dice, options.get("shield"), locale)
+    if kind == "invade":
+        ships = parse_side(options["ships"], book, locale, "ships")
+        landing = parse_side(options["landing"], book, locale, "landing")
+        defender = parse_side(options["defender"], book, locale, "defender")
+        if options.get("pds"):
+            defender.units += parse_side(options["pds"], book, locale, "pds").units
+        return combat.invade(
+            ships, landing, defender, dice, options.get("shield"),
+            options.get("attacker_mod") or 0, options.get("defender_mod") or 0, locale,
+        )
+    raise ValueError(kind)
+
+
+def _log(ctx: Context, name: str, options: dict, seed: int, summary: str) -> int:
+    spec = json.dumps({"command": name, "options": options}, ensure_ascii=False)
+    return ctx.state.log_roll(ctx.guild_id, ctx.channel_id, ctx.user_id, spec, str(seed), summary)
+
+
+def _battle(ctx: Context, kind: str, options: dict, seed):
+    seed = parse_seed(seed, ctx.locale)
+    battle = fight(kind, options, unit_book(ctx), seed, ctx.locale)
+    roll_id = _log(ctx, f"combat {kind}", options, seed, f"{battle.winner or ''} {battle.control or ''}".strip())
+    return battle_pages(battle, ctx.locale, again_id=f"combat:again:{roll_id}")
+
+
+@command(
+    "combat ground",
+    Option("attacker", required=True, **SIDE),
+    Option("defender", required=True, **SIDE),
+    Option("attacker_mod", **MOD),
+    Option("defender_mod", **MOD),
+    Option("attacker_order", max_length=200),
+    Option("defender_order", max_length=200),
+    SEED,
+)
+def combat_ground(ctx: Context, seed=None, **options):
+    return _battle(ctx, "ground", options, seed)
+
+
+@command(
+    "combat bombard",
+    Option("units", required=True, **SIDE),
+    Option("target", required=True, **SIDE),
+    Option("shield", kind="bool"),
+    SEED,
+)
+def combat_bombard(ctx: Context, seed=None, **options):
+    return _battle(ctx, "bombard", options, seed)
+
+
+@command(
+    "combat invade",
+    Option("ships", required=True, **SIDE),
+    Option("landing", required=True, **SIDE),
+    Option("defender", required=True, **SIDE),
+    Option("pds", **SIDE),
+    Option("shield", kind="bool"),
+    Option("attacker_mod", **MOD),
+    Option("defender_mod", **MOD),
+    SEED,
+)
+def combat_invade(ctx: Context, seed=None, **options):
+    return _battle(ctx, "invade", options, seed)
+
+
+@command("roll", Option("dice", required=True, max_length=50), SEED)
+def roll(ctx: Context, dice: str, seed=None):
+    seed = parse_seed(seed, ctx.locale)
+    result = roll_expression(dice, seed, ctx.locale)
+    roll_id = _log(ctx, "roll", {"dice": dice}, seed, str(result.successes if result.target else result.total))
+    return roll_pages(result, ctx.locale, again_id=f"combat:again:{roll_id}")
+
+
+def roll_again(ctx: Context, roll_id: int):
+    """Replay a logged roll or battle with a fresh seed (the "roll again" button)."""
+    row = ctx.state.conn.execute("select command from rolls where id = ?", (roll_id,)).fetchone()
+    if row is None:
+        raise UserError(t("dice.unknown_roll", ctx.locale))
+    spec = json.loads(row[0])
+    name, options = spec["command"], spec["options"]
+    if name == "roll":
+        return roll(ctx, options["dice"])
+    return _battle(ctx, name.split()[1], options, None)

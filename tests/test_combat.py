@@ -1,0 +1,354 @@
+"""Combat dice: each glossary rule the resolver follows, fairness and reproducibility."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from functools import lru_cache
+from math import comb
+from pathlib import Path
+
+import pytest
+
+from tabletop import combat
+from tabletop.combat_commands import fight, roll_again
+from tabletop.commands import Context, dispatch
+from tabletop.dice import Dice, parse_seed, roll_expression
+from tabletop.errors import UserError
+from tabletop.units import UnitBook, parse_side
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class Loaded(Dice):
+    """Dice that roll a fixed sequence, to force the situations a rule talks about; after it,
+    seeded dice finish the battle."""
+
+    def __init__(self, rolls):
+        super().__init__(0)
+        self.rolls = list(rolls)
+
+    def roll(self, sides=10):
+        return self.rolls.pop(0) if self.rolls else super().roll(sides)
+
+
+@pytest.fixture(scope="module")
+def book(compendium):
+    return UnitBook(compendium.unit_rows("ti4"))
+
+
+def side(book, spec):
+    return parse_side(spec, book)
+
+
+# --- reading a side --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "spec, expected",
+    [("3 infantry, 1 mech", ["infantry"] * 3 + ["mech"]), ("4 보병", ["infantry"] * 4), ("보병 2기, 메크", ["infantry", "infantry", "mech"]),
+     ("2x dreadnought + war sun", ["dreadnought", "dreadnought", "war-sun"]), ("ＰＤＳ", ["pds"]), ("노급 전함", ["dreadnought"])],
+)
+def test_sides_in_korean_and_english(book, spec, expected):
+    assert [u.id for u in side(book, spec).units] == expected
+
+
+def test_ad_hoc_units_and_overrides(book):
+    s = side(book, "3 custom@6x2 sustain, 2 infantry@7")
+    custom = s.units[0]
+    assert (custom.combat, custom.dice, custom.sustain, custom.ground) == (6, 2, True, True)
+    assert [u.combat for u in s.units[3:]] == [7, 7]
+    assert [u.number for u in s.units] == [1, 2, 3, 1, 2]
+
+
+def test_factions_are_side_effects(book):
+    s = side(book, "3 infantry, sardakk, letnev")
+    assert s.combat_modifier == 1 and s.sustain_cancels == 2 and len(s.units) == 3
+
+
+@pytest.mark.parametrize(
+    "spec, words",
+    [("3 mek", ["'mek'", "Mech (메크)"]), ("0 infantry", ["1 이상"]), ("-2 infantry", ["1 이상"]),
+     ("101 infantry", ["최대 100"]), ("60 infantry, 41 mech", ["최대 100"]), ("", ["유닛을 적어"]),
+     ("infantry@11", ["1에서 10"]), ("custom@6x11", ["1에서 10개"])],
+)
+def test_bad_sides_are_refused_with_a_message(book, spec, words):
+    with pytest.raises(UserError) as exc:
+        parse_side(spec, book)
+    for w in words:
+        assert w in exc.value.message
+
+
+# --- ground combat (70), sustain damage (80) --------------------------------------------------
+
+
+def test_a_die_hits_at_or_above_the_combat_value_after_modifiers(book):
+    a, d = side(book, "1 infantry"), side(book, "1 infantry")
+    battle = combat.ground_combat(a, d, Loaded([7, 6]), attacker_mod=1)  # 7+1 >= 8 hits; 6 misses
+    v = battle.steps[0].volleys
+    assert v[0].hits == 1 and v[1].hits == 0 and battle.winner == "attacker"
+
+
+def test_units_with_several_dice_roll_each(book):
+    a, d = side(book, "1 custom@9x3"), side(book, "3 infantry")
+    battle = combat.ground_combat(a, d, Loaded([9, 9, 9, 1, 1, 1]))
+    assert len(battle.steps[0].volleys[0].dice) == 3 and battle.winner == "attacker"
+
+
+def test_sustain_cancels_a_hit_once_then_the_unit_can_be_destroyed(book):
+    a, d = side(book, "1 mech"), side(book, "2 infantry")
+    battle = combat.ground_combat(a, d, Loaded([1, 8, 1, 1, 8, 1]))
+    first, second = battle.steps[0].volleys[1], battle.steps[1].volleys[1]
+    assert [t.result for t in first.taken] == ["sustained"]
+    assert [t.result for t in second.taken] == ["destroyed"]  # damaged: cannot sustain again (80.3)
+    assert battle.winner == "defender"
+
+
+def test_letnev_sustain_cancels_two_hits(book):
+    a, d = side(book, "1 mech, letnev"), side(book, "2 infantry")
+    battle = combat.ground_combat(a, d, Loaded([1, 8, 8]))
+    assert [t.result for t in battle.steps[0].volleys[1].taken] == ["sustained", "sustained"]  # 80.6
+
+
+def test_hits_go_to_sustain_first_then_the_cheapest_unit(book):
+    a, d = side(book, "1 mech, 2 infantry"), side(book, "3 infantry")
+    battle = combat.ground_combat(a, d, Loaded([1, 1, 1, 8, 8, 1]))
+    taken = battle.steps[0].volleys[1].taken
+    assert [(t.unit, t.result) for t in taken] == [("메크 #1", "sustained"), ("보병 #1", "destroyed")]
+
+
+def test_a_player_may_choose_another_order(book):
+    a, d = side(book, "2 infantry, 1 custom@9"), side(book, "3 infantry")
+    a.order = ["custom:custom"]
+    battle = combat.ground_combat(a, d, Loaded([1, 1, 1, 8, 1, 1]))
+    assert battle.steps[0].volleys[1].taken[0].unit.startswith("custom")
+
+
+def test_valkyrie_sustain_produces_a_hit(book):
+    a, d = side(book, "1 valkyrie"), side(book, "2 infantry")
+    battle = combat.ground_combat(a, d, Loaded([1, 8, 1]))
+    extra = battle.steps[0].volleys[2]
+    assert extra.kind == "valkyrie" and extra.side == "attacker" and [t.result for t in extra.taken] == ["destroyed"]
+
+
+def test_both_wiped_out_is_a_draw(book):
+    battle = combat.ground_combat(side(book, "1 infantry"), side(book, "1 infantry"), Loaded([9, 9]))
+    assert battle.winner == "draw" and battle.as_dict()["survivors"] == {"attacker": [], "defender": []}
+
+
+def test_sardakk_adds_one_to_combat_rolls(book):
+    a, d = side(book, "1 infantry, sardakk"), side(book, "1 infantry")
+    battle = combat.ground_combat(a, d, Loaded([7, 1]))
+    assert battle.steps[0].volleys[0].dice[0].modifier == 1 and battle.winner == "attacker"
+
+
+def test_battles_that_cannot_end_are_refused(book):
+    with pytest.raises(UserError) as exc:
+        combat.ground_combat(side(book, "2 infantry"), side(book, "2 infantry"), Dice(1), -10, -10)
+    assert "끝나지 않아요" in exc.value.message
+    with pytest.raises(UserError):
+        combat.ground_combat(side(book, "2 infantry"), side(book, "1 dreadnought"), Dice(1))
+
+
+def test_modifiers_beyond_ten_are_refused(book):
+    with pytest.raises(UserError) as exc:
+        combat.ground_combat(side(book, "1 infantry"), side(book, "1 infantry"), Dice(1), attacker_mod=11)
+    assert "-10에서 +10" in exc.value.message
+
+
+def test_more_than_100_dice_are_refused(book):
+    with pytest.raises(UserError) as exc:
+        combat.ground_combat(side(book, "40 custom@5x3"), side(book, "1 infantry"), Dice(1))
+    assert "120" in exc.value.message
+
+
+def test_long_battles_stop_with_a_note(book):
+    # each side hits only on a 10: a long battle, cut at MAX_ROUNDS with a message if needed
+    battle = combat.ground_combat(side(book, "1 custom@10"), side(book, "1 custom@10"), Loaded([1] * 2 * combat.MAX_ROUNDS))
+    assert battle.stopped and battle.notes and len(battle.steps) == combat.MAX_ROUNDS
+
+
+# --- bombardment (79), shields (86), space cannon (75.3), invasion (75) ------------------------
+
+
+def test_bombardment_ignores_combat_modifiers_and_loses_excess_hits(book):
+    ships = side(book, "1 dreadnought, sardakk")
+    planet = side(book, "1 infantry")
+    battle = combat.bombard(ships, planet, Loaded([4]))
+    assert battle.steps[0].volleys[0].hits == 0  # 4 (+1 would be 5) misses: no modifiers (79.1)
+    battle = combat.bombard(side(book, "2 exotrireme"), side(book, "1 infantry"), Loaded([4, 4, 4, 4]))
+    v = battle.steps[0].volleys[0]
+    assert len(v.dice) == 4 and v.hits == 4 and v.excess == 3  # X (Y) = 4 (2); 79.2
+
+
+def test_planetary_shield_blocks_bombardment_unless_a_war_sun(book):
+    blocked = combat.bombard(side(book, "2 dreadnought"), side(book, "2 infantry, 1 pds"), Dice(5))
+    assert blocked.steps[0].volleys[0].blocked and not blocked.steps[0].volleys[0].dice
+    blocked = combat.bombard(side(book, "2 dreadnought"), side(book, "2 infantry"), Dice(5), shield=True)
+    assert blocked.steps[0].volleys[0].blocked
+    open_fire = combat.bombard(side(book, "1 dreadnought, 1 war sun"), side(book, "2 infantry, 1 pds"), Dice(5))
+    assert len(open_fire.steps[0].volleys[0].dice) == 4  # 86.3
+
+
+def test_mechs_sustain_against_bombardment(book):
+    battle = combat.bombard(side(book, "1 dreadnought"), side(book, "1 mech"), Loaded([9]))
+    assert battle.steps[0].volleys[0].taken[0].result == "sustained"
+
+
+def test_space_cannon_fires_at_landed_forces(book):
+    battle = combat.invade(side(book, "1 carrier@9"), side(book, "2 infantry"), side(book, "1 pds"), Loaded([6]))
+    cannon = battle.steps[0].volleys[-1]
+    assert cannon.kind == "space_cannon" and cannon.hits == 1
+    assert battle.control == "attacker" and battle.defender.units == []  # PDS destroyed on control (75.5)
+
+
+def test_invasion_where_both_are_wiped_out_leaves_control_with_the_defender(book):
+    battle = combat.invade(side(book, "1 carrier@9"), side(book, "1 infantry"), side(book, "1 infantry"), Loaded([9, 9]))
+    assert battle.winner == "draw" and battle.control == "defender"
+
+
+def test_invasion_order_bombard_then_cannon_then_combat(book):
+    battle = combat.invade(side(book, "1 dreadnought, 1 war sun"), side(book, "3 infantry"), side(book, "2 infantry, 1 pds"), Dice(11))
+    kinds = [v.kind for v in battle.steps[0].volleys]
+    assert kinds == ["bombardment", "space_cannon"]
+
+
+def test_harrow_is_stopped_by_shields_and_never_hits_own_forces(book):
+    ships = side(book, "2 super-dreadnought, l1z1x")
+    battle = combat.invade(ships, side(book, "1 infantry"), side(book, "3 infantry, 1 pds"), Loaded([1, 1, 1, 1, 1] + [1] * 40))
+    harrow = [v for r in battle.steps[1:] for v in r.volleys if v.kind == "harrow"]
+    assert harrow and all(v.blocked for v in harrow)  # 86.2
+    ships = side(book, "1 super-dreadnought, l1z1x")
+    landing = side(book, "2 infantry")
+    battle = combat.invade(ships, landing, side(book, "3 infantry"), Loaded([1, 1, 1, 1, 1, 1, 9] + [1] * 40))
+    harrow = [v for r in battle.steps for v in r.volleys if v.kind == "harrow"]
+    assert harrow and all(t.unit.startswith("보병") for v in harrow for t in v.taken)
+    assert all(v.side == "attacker" for v in harrow)  # rolled by L1Z1X against the defender only
+
+
+# --- fairness and reproducibility ---------------------------------------------------------------
+
+
+def test_same_seed_same_battle_new_seed_new_dice(book):
+    opts = {"attacker": "5 infantry, 2 mech", "defender": "6 보병, 1 mech"}
+    one = fight("ground", opts, book, 123456789).as_dict()
+    two = fight("ground", opts, book, 123456789).as_dict()
+    assert one == two
+    others = {json.dumps(fight("ground", opts, book, s).as_dict()["rounds"]) for s in range(5)}
+    assert len(others) > 1
+
+
+def test_seeds_come_from_the_os_and_are_checked():
+    seeds = {parse_seed(None) for _ in range(20)}
+    assert len(seeds) == 20 and all(0 <= s < 2**63 for s in seeds)
+    for bad in ("abc", "-1", str(2**63)):
+        with pytest.raises(UserError):
+            parse_seed(bad)
+
+
+def test_d10_is_uniform_chi_square():
+    dice = Dice(2024)
+    n = 100_000
+    counts = [0] * 10
+    for _ in range(n):
+        counts[dice.roll() - 1] += 1
+    expected = n / 10
+    chi2 = sum((c - expected) ** 2 / expected for c in counts)
+    assert chi2 < 27.88  # df=9, p=0.001
+
+
+def _exact_attacker_win(a: int, d: int, pa: float, pd: float) -> tuple[float, float]:
+    """Exact (P attacker wins, P draw) for identical one-die units, by the round rule 70."""
+
+    def binom(n, p, k):
+        return comb(n, k) * p**k * (1 - p) ** (n - k)
+
+    @lru_cache(None)
+    def solve(i, j):
+        if i == 0 and j == 0:
+            return 0.0, 1.0
+        if j == 0:
+            return 1.0, 0.0
+        if i == 0:
+            return 0.0, 0.0
+        stay = binom(i, pa, 0) * binom(j, pd, 0)
+        win = draw = 0.0
+        for ha in range(i + 1):
+            for hd in range(j + 1):
+                if ha == 0 and hd == 0:
+                    continue
+                p = binom(i, pa, ha) * binom(j, pd, hd)
+                w, dr = solve(max(i - hd, 0), max(j - ha, 0))
+                win += p * w
+                draw += p * dr
+        return win / (1 - stay), draw / (1 - stay)
+
+    return solve(a, d)
+
+
+@pytest.mark.parametrize("a, d", [("1 infantry", "1 infantry"), ("2 infantry", "1 infantry"), ("3 infantry", "2 infantry")])
+def test_win_rates_match_exact_probabilities(book, a, d):
+    n = 4000
+    wins = draws = 0
+    for seed in range(n):
+        w = fight("ground", {"attacker": a, "defender": d}, book, seed).winner
+        wins += w == "attacker"
+        draws += w == "draw"
+    exact_win, exact_draw = _exact_attacker_win(int(a[0]), int(d[0]), 0.3, 0.3)
+    for observed, p in ((wins / n, exact_win), (draws / n, exact_draw)):
+        sigma = (p * (1 - p) / n) ** 0.5
+        assert abs(observed - p) < 4 * sigma, (observed, p)
+
+
+def test_roll_expression():
+    r = roll_expression("5d10>=7", 1)
+    assert len(r.results) == 5 and r.successes == sum(x >= 7 for x in r.results)
+    assert roll_expression("5d10>=7", 1).results == r.results
+    assert roll_expression("2d6+1", 3).total == sum(roll_expression("2d6", 3).results) + 1
+    for bad in ("101d10", "d1", "hello", "5d10>=", "0d10"):
+        with pytest.raises(UserError):
+            roll_expression(bad, 1)
+
+
+# --- through the command table, the console and the shell -----------------------------------------
+
+
+def test_commands_log_the_seed_and_roll_again_replays(compendium, state):
+    ctx = Context(compendium, state)
+    paged = dispatch(ctx, "combat ground", {"attacker": "3 infantry", "defender": "2 보병", "seed": "77"})
+    reply = paged.reply()
+    assert "77" in reply.embeds[0].footer
+    again = reply.rows[-1][0]
+    assert again.custom_id.startswith("combat:again:")
+    roll_id = int(again.custom_id.rsplit(":", 1)[1])
+    replay = roll_again(ctx, roll_id)
+    assert replay.pages[-1].footer != reply.embeds[0].footer  # a new seed
+    assert state.conn.execute("select count(*) from rolls").fetchone()[0] == 2
+    with pytest.raises(UserError):
+        roll_again(ctx, 99999)
+
+
+def test_command_options_are_checked(compendium, state):
+    ctx = Context(compendium, state)
+    with pytest.raises(UserError) as exc:
+        dispatch(ctx, "combat ground", {"attacker": "1 infantry", "defender": "1 infantry", "attacker_mod": "+11"})
+    assert "attacker_mod" in exc.value.message
+    with pytest.raises(UserError):
+        dispatch(ctx, "combat ground", {"attacker": "1 infantry"})
+
+
+def test_cli_json(cli_env):
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "bot.py"), "combat", "ground", "--attacker", "3 infantry, 1 mech", "--defender", "4 보병", "--seed", "42", "--json"],
+        capture_output=True, text=True, env=cli_env, timeout=120,
+    )
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["seed"] == 42 and data["winner"] in ("attacker", "defender", "draw")
+    assert {"rounds", "survivors"} <= set(data)
+    assert all("dice" in v and "hits" in v for r in data["rounds"] for v in r["volleys"])
+    bad = subprocess.run(
+        [sys.executable, str(ROOT / "bot.py"), "combat", "ground", "--attacker", "3 mek", "--defender", "1 infantry"],
+        capture_output=True, text=True, env=cli_env, timeout=120,
+    )
+    assert bad.returncode == 1 and "Mech (메크)" in bad.stderr and "Traceback" not in bad.stderr
