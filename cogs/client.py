@@ -21,7 +21,7 @@ log = logging.getLogger(__name__)
 discord.VoiceClient.warn_nacl = False
 discord.VoiceClient.warn_dave = False
 
-EXTENSIONS = ("cogs.rules", "cogs.combat")
+EXTENSIONS = ("cogs.rules", "cogs.agenda", "cogs.combat")
 
 
 class TableTranslator(app_commands.Translator):
@@ -62,11 +62,9 @@ class RulesBot(commands.Bot):
             await self.load_extension(ext)
         from .ui import DYNAMIC_ITEMS
 
+        # Buttons carry what they act on in their custom_id (DynamicItem): the buttons of every
+        # message sent before a restart (open agendas, related topics, roll again) work again.
         self.add_dynamic_items(*DYNAMIC_ITEMS)
-        for cog in self.cogs.values():  # persistent views: open agendas get their buttons back
-            restore = getattr(cog, "restore_views", None)
-            if restore:
-                restore()
         self.compendium.search  # build the search index now, not on the first autocomplete
 
     async def on_app_command_error(self, interaction: discord.Interaction, error: Exception) -> None:

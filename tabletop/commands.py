@@ -29,6 +29,7 @@ class Context:
     channel_id: str = "console"
     is_admin: bool = True
     game: str | None = None  # an explicit choice (console /game) wins over the server default
+    resolve_user: Callable[[str], str] | None = None  # a mention's id -> display name (Discord)
 
     def default_game(self) -> str:
         if self.game:
@@ -134,9 +135,9 @@ def dispatch(ctx: Context, name: str, raw_options: dict[str, str]):
     return cmd.handler(ctx, **convert(cmd, raw_options, ctx.locale))
 
 
-def run(ctx: Context, name: str, **values):
+def run(ctx: Context, command_name: str, /, **values):
     """Run a command with values a front end already parsed (None: not given)."""
-    return dispatch(ctx, name, {k: v for k, v in values.items() if v is not None})
+    return dispatch(ctx, command_name, {k: v for k, v in values.items() if v is not None})
 
 
 def as_replies(result) -> list[Reply]:
@@ -251,4 +252,4 @@ def parse_line(line: str) -> tuple[str | None, str, dict[str, str]]:
 
 
 # Commands of the other areas register themselves in this table when imported.
-from . import combat_commands  # noqa: E402,F401
+from . import agenda_commands, combat_commands  # noqa: E402,F401

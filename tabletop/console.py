@@ -24,9 +24,10 @@ log = logging.getLogger(__name__)
 def run_line(ctx: commands.Context, line: str) -> list[Reply]:
     """One console line to the replies the bot would send. Never raises."""
     actor, name, options = commands.parse_line(line)
-    if actor:
-        ctx_user = (ctx.user_id, ctx.user_name)
+    if actor:  # acting as another player: that player's rights, not the console owner's
+        ctx_user = (ctx.user_id, ctx.user_name, ctx.is_admin)
         ctx.user_id = ctx.user_name = actor
+        ctx.is_admin = False
     try:
         return commands.as_replies(commands.dispatch(ctx, name, options))
     except UserError as exc:
@@ -37,7 +38,7 @@ def run_line(ctx: commands.Context, line: str) -> list[Reply]:
         return [error_reply(t("error.unexpected", ctx.locale, error_id=error_id))]
     finally:
         if actor:
-            ctx.user_id, ctx.user_name = ctx_user
+            ctx.user_id, ctx.user_name, ctx.is_admin = ctx_user
 
 
 def run(

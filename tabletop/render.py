@@ -46,7 +46,7 @@ def escape_md(text: str) -> str:
 def plain(markdown: str) -> str:
     """Our markdown back to plain text (for the console and the fidelity checks)."""
     out = re.sub(r"(?<!\\)(\*\*|__)", "", markdown)
-    out = re.sub(r"^> ?", "", out, flags=re.MULTILINE)
+    out = re.sub(r"^(> ?|-# )", "", out, flags=re.MULTILINE)
     return re.sub(r"\\(.)", r"\1", out)
 
 

@@ -86,6 +86,10 @@ MIGRATIONS: list[str] = [
         at text not null default (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
     );
     """,
+    # 4: an agenda message keeps the language it was started in, whoever clicks later
+    """
+    alter table agendas add column locale text not null default 'ko';
+    """,
 ]
 
 

@@ -106,6 +106,7 @@ class FakeInteraction:
     def __post_init__(self):
         self.response = FakeResponse(self.log)
         self.followup = FakeFollowup(self.log)
+        self.channel = FakeChannel(self.log)
 
     @property
     def guild(self):
@@ -117,3 +118,21 @@ class FakeInteraction:
 
 class FakeBot(SimpleNamespace):
     """The attributes cogs read from interaction.client."""
+
+
+class FakeChannel:
+    """interaction.channel: records edits of earlier messages by id."""
+
+    def __init__(self, log):
+        self.log = log
+
+    def get_partial_message(self, message_id):
+        channel = self
+
+        class Partial:
+            id = message_id
+
+            async def edit(self, **kwargs):
+                channel.log.append(Sent("channel_edit", {"message_id": message_id, **kwargs}))
+
+        return Partial()

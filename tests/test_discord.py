@@ -260,3 +260,85 @@ async def test_roll_command(bot):
     inter = FakeInteraction(bot)
     await cog.roll.callback(cog, inter, dice="5d10>=7", seed="1")
     assert "성공 1개" in inter.log[0].embed.description
+
+
+# --- agenda -------------------------------------------------------------------------------------
+
+
+async def test_agenda_buttons_vote_through_a_modal_and_survive_a_restart(bot, state, tmp_path):
+    from cogs.agenda import AgendaButton, AgendaCog, VoteModal
+    from tabletop.agenda import AgendaStore
+    from tabletop.state import StateDB
+
+    cog = AgendaCog(bot)
+    admin = FakeInteraction(bot, user=FakeUser(1, "Alice"))
+    await cog.start.callback(cog, admin, name="분리 독트린", kind="law", players="<@1> <@2>", speaker="<@2>")
+    sent = admin.log[0]
+    assert not sent.ephemeral and sent.embed.title == "정책 #1: 분리 독트린 (법)"
+    ids = [c.custom_id for c in sent.kwargs["view"].children]
+    assert ids == ["agenda:1:vote:0", "agenda:1:vote:1", "agenda:1:abstain", "agenda:1:predict"]
+    assert AgendaStore(state).get(1).message_id is not None
+
+    # after a restart: a new state connection, and buttons rebuilt from their custom_id alone
+    bot.state = StateDB(state.path)
+    agenda_message = FakeMessage([], interaction_user=FakeUser(1))
+    click = FakeInteraction(bot, user=FakeUser(2, "Bob"), message=agenda_message)
+    await AgendaButton(1, "vote", 0).callback(click)
+    modal = click.log[0].kwargs["modal"]
+    assert isinstance(modal, VoteModal) and modal.outcome == "가결"
+    modal.votes._value = "5"
+    submit = FakeInteraction(bot, user=FakeUser(2, "Bob"), message=agenda_message)
+    await modal.on_submit(submit)
+    assert submit.log[0].method == "edit_message" and "가결** — 5표" in submit.log[0].embed.description
+    assert submit.log[1].method == "followup" and submit.log[1].ephemeral
+    assert AgendaStore(bot.state).get(1).tally()["가결"] == 5
+
+
+async def test_agenda_strangers_and_bad_numbers_get_a_private_explanation(bot, state):
+    from cogs.agenda import AgendaButton, AgendaCog, VoteModal
+
+    cog = AgendaCog(bot)
+    await cog.start.callback(cog, FakeInteraction(bot), name="X", players="<@1> <@2>")
+    stranger = FakeInteraction(bot, user=FakeUser(3, "Mallory"))
+    await AgendaButton(1, "vote", 1).callback(stranger)
+    assert stranger.log[0].ephemeral and "투표할 수 있어요" in stranger.log[0].text
+    modal = VoteModal(1, "부결", "ko")
+    modal.votes._value = "lots"
+    voter = FakeInteraction(bot, user=FakeUser(2, "Bob"))
+    await modal.on_submit(voter)
+    assert voter.log[0].ephemeral and "숫자로" in voter.log[0].text
+    assert "부결" not in [b.outcome for b in __import__("tabletop.agenda", fromlist=["x"]).AgendaStore(state).get(1).ballots]
+
+
+async def test_agenda_slash_vote_acknowledges_privately_and_updates_the_message(bot, state):
+    from cogs.agenda import AgendaCog
+
+    cog = AgendaCog(bot)
+    await cog.start.callback(cog, FakeInteraction(bot), name="X")
+    inter = FakeInteraction(bot, user=FakeUser(5, "Eve"))
+    await cog.vote.callback(cog, inter, outcome="부결", votes=3)
+    assert inter.log[0].ephemeral and "부결에 3표" in inter.log[0].text
+    edit = inter.log[1]
+    assert edit.method == "channel_edit" and "부결** — 3표" in edit.embed.description
+
+
+async def test_concurrent_button_clicks_keep_the_message_right(bot, state):
+    import asyncio
+
+    from cogs.agenda import AgendaCog, VoteModal
+    from tabletop.agenda import AgendaStore
+
+    cog = AgendaCog(bot)
+    await cog.start.callback(cog, FakeInteraction(bot), name="X")
+
+    async def click(uid):
+        modal = VoteModal(1, "가결", "ko")
+        modal.votes._value = str(uid)
+        inter = FakeInteraction(bot, user=FakeUser(uid, f"P{uid}"))
+        await modal.on_submit(inter)
+        return inter
+
+    inters = await asyncio.gather(*(click(uid) for uid in range(1, 9)))
+    assert AgendaStore(state).get(1).tally()["가결"] == sum(range(1, 9))
+    last = max(inters, key=lambda i: i.log[0].embed.description.count("P"))
+    assert f"가결** — {sum(range(1, 9))}표" in last.log[0].embed.description

@@ -1,0 +1,295 @@
+"""The agenda phase (glossary 62-63): tallies, ties, elections, predictions, permissions,
+durability and bad input."""
+from __future__ import annotations
+
+import sqlite3
+import threading
+
+import pytest
+
+from tabletop.agenda import FOR, AGAINST, AgendaStore, Player, parse_people, voting_order
+from tabletop.agenda_view import agenda_reply
+from tabletop.commands import Context, dispatch
+from tabletop.errors import UserError
+from tabletop.render import check_limits
+from tabletop.state import MIGRATIONS, StateDB
+
+ALICE, BOB, CAROL, DAVE = (Player(f"name:{n.lower()}", n) for n in ("Alice", "Bob", "Carol", "Dave"))
+STARTER = Player("999", "Starter")
+
+
+@pytest.fixture
+def agendas(state):
+    return AgendaStore(state)
+
+
+def start(agendas, **kw):
+    args = dict(outcomes=[], outcome_type="for-against", card_kind="law", speaker=DAVE, players=[ALICE, BOB, CAROL, DAVE])
+    args.update(kw)
+    return agendas.start("g", "c", STARTER, "테스트 정책", args.pop("outcomes"), args.pop("outcome_type"), args.pop("card_kind"), **args)
+
+
+def snapshot(state):
+    return [list(map(tuple, state.conn.execute(f"select * from {t} order by rowid"))) for t in ("agendas", "ballots", "predictions")]
+
+
+def test_most_votes_wins_and_a_passed_law_stays(agendas):
+    a = start(agendas)
+    agendas.vote(a.id, ALICE, "가결", 4)
+    agendas.vote(a.id, BOB, "for", 2)
+    agendas.vote(a.id, CAROL, "부결", 5)
+    a = agendas.vote(a.id, DAVE, "찬성", 1)
+    assert a.tally() == {FOR: 7, AGAINST: 5}
+    a = agendas.close(a.id, STARTER, False)
+    assert a.result["winner"] == FOR and a.result["decided_by"] == "votes" and a.result["card"] == "stays"
+
+
+@pytest.mark.parametrize("kind, winner, fate", [("law", AGAINST, "discarded"), ("directive", FOR, "discarded"), (None, FOR, None)])
+def test_what_happens_to_the_card(agendas, kind, winner, fate):
+    a = start(agendas, card_kind=kind)
+    agendas.vote(a.id, ALICE, winner, 3)
+    assert agendas.close(a.id, STARTER, False).result["card"] == fate
+
+
+def test_a_tie_is_the_speakers_choice_and_only_theirs(agendas):
+    a = start(agendas)
+    agendas.vote(a.id, ALICE, "가결", 3)
+    agendas.vote(a.id, BOB, "부결", 3)
+    with pytest.raises(UserError) as exc:
+        agendas.close(a.id, STARTER, False)
+    assert "의장(Dave)" in exc.value.message
+    with pytest.raises(UserError):
+        agendas.close(a.id, STARTER, False, choice="가결")  # the starter is not the speaker
+    with pytest.raises(UserError):
+        agendas.close(a.id, DAVE, False, choice="기권")
+    a = agendas.close(a.id, DAVE, False, choice="부결")
+    assert a.result["winner"] == AGAINST and a.result["decided_by"] == "speaker"
+
+
+def test_nobody_voted_the_speaker_chooses_among_all(agendas):
+    a = start(agendas, outcome_type="elect-other", outcomes=["A", "B", "C"], card_kind=None)
+    agendas.abstain(a.id, ALICE)
+    assert a.leaders() == ["A", "B", "C"]
+    a = agendas.close(a.id, DAVE, False, choice="C")
+    assert a.result["winner"] == "C"
+
+
+def test_elect_player_allows_voting_for_yourself(agendas):
+    a = start(agendas, outcome_type="elect-player")
+    assert a.outcomes == ["Alice", "Bob", "Carol", "Dave"]
+    agendas.vote(a.id, ALICE, "alice", 5)
+    a = agendas.close(a.id, STARTER, False)
+    assert a.result["winner"] == "Alice" and a.result["card"] == "stays"
+
+
+def test_elect_planet_takes_any_planet_and_reminds(agendas):
+    a = start(agendas, outcome_type="elect-planet", outcomes=[], card_kind="law")
+    agendas.vote(a.id, ALICE, "메카톨 렉스", 3)
+    a = agendas.vote(a.id, BOB, "메카톨렉스", 2)  # same planet, spelled without the space
+    assert a.tally() == {"메카톨 렉스": 5}
+    text = agenda_reply(a).embeds[0].description
+    assert "62.11" in text and "62.13" in text
+
+
+def test_votes_all_go_to_one_outcome_and_can_change_with_a_log(agendas):
+    a = start(agendas)
+    agendas.vote(a.id, ALICE, "가결", 4)
+    a = agendas.vote(a.id, ALICE, "부결", 2)
+    assert a.tally() == {FOR: 0, AGAINST: 2}
+    assert [e["action"] for e in agendas.log(a.id)] == ["start", "vote", "vote"]
+    a = agendas.vote(a.id, ALICE, "가결", 0)  # zero votes is abstaining (62.14)
+    assert a.ballot_of(ALICE.id).outcome is None
+
+
+def test_predictions_only_before_the_first_ballot(agendas):
+    a = start(agendas)
+    agendas.predict(a.id, BOB, "가결")
+    agendas.predict(a.id, CAROL, "부결")
+    agendas.predict(a.id, BOB, "부결")  # may change their mind, still before any ballot
+    agendas.vote(a.id, ALICE, "부결", 1)
+    with pytest.raises(UserError) as exc:
+        agendas.predict(a.id, DAVE, "가결")
+    assert "62.22" in exc.value.message
+    a = agendas.close(a.id, STARTER, False)
+    assert sorted(a.result["predicted_right"]) == ["Bob", "Carol"]
+
+
+def test_voting_order_starts_left_of_the_speaker():
+    assert [p.name for p in voting_order([ALICE, BOB, CAROL, DAVE], BOB)] == ["Carol", "Dave", "Alice", "Bob"]
+
+
+def test_whose_turn_is_shown(agendas):
+    a = start(agendas, speaker=BOB)
+    assert a.next_voter().name == "Carol"
+    a = agendas.vote(a.id, CAROL, "가결", 1)
+    assert a.next_voter().name == "Dave"
+    a = agendas.vote(a.id, ALICE, "가결", 1)  # out of order: allowed, order still shown
+    assert a.next_voter().name == "Dave"
+    assert "▶ **Dave**" in agenda_reply(a).embeds[0].fields[0][1]
+
+
+def test_permissions(agendas):
+    a = start(agendas)
+    with pytest.raises(UserError):
+        agendas.vote(a.id, Player("x", "Mallory"), "가결", 1)  # not a listed player
+    with pytest.raises(UserError):
+        agendas.close(a.id, ALICE, False)
+    with pytest.raises(UserError):
+        agendas.cancel(a.id, ALICE, False)
+    agendas.vote(a.id, ALICE, "가결", 1)
+    assert agendas.close(a.id, ALICE, True).status == "closed"  # Manage Server
+
+
+@pytest.mark.parametrize(
+    "action",
+    [
+        lambda s, a: s.vote(a.id, ALICE, "가결", -1),
+        lambda s, a: s.vote(a.id, ALICE, "가결", 1000),
+        lambda s, a: s.vote(a.id, ALICE, "가결", True),
+        lambda s, a: s.vote(a.id, ALICE, "아마도", 3),
+        lambda s, a: s.vote(a.id, ALICE, "", 3),
+        lambda s, a: s.predict(a.id, ALICE, "몰라"),
+        lambda s, a: s.vote(a.id + 100, ALICE, "가결", 1),
+    ],
+)
+def test_bad_input_changes_nothing(agendas, state, action):
+    a = start(agendas)
+    agendas.vote(a.id, BOB, "부결", 2)
+    before = snapshot(state)
+    with pytest.raises(UserError):
+        action(agendas, a)
+    assert snapshot(state) == before
+
+
+def test_closed_agendas_refuse_votes(agendas, state):
+    a = start(agendas)
+    agendas.vote(a.id, ALICE, "가결", 1)
+    agendas.close(a.id, STARTER, False)
+    before = snapshot(state)
+    with pytest.raises(UserError) as exc:
+        agendas.vote(a.id, BOB, "부결", 5)
+    assert "이미 끝났어요" in exc.value.message and snapshot(state) == before
+
+
+@pytest.mark.parametrize(
+    "kw, words",
+    [
+        (dict(outcome_type="elect-other", outcomes=[f"o{i}" for i in range(100)]), "최대 25"),
+        (dict(outcome_type="elect-other", outcomes=[]), "결과를 쉼표로"),
+        (dict(outcome_type="elect-other", outcomes=["A", "a"]), "두 번"),
+        (dict(outcome_type="elect-other", outcomes=["x" * 81]), "80자"),
+        (dict(outcome_type="nope"), "종류"),
+    ],
+)
+def test_bad_agendas_are_refused(agendas, state, kw, words):
+    with pytest.raises(UserError) as exc:
+        start(agendas, **kw)
+    assert words in exc.value.message
+    assert state.conn.execute("select count(*) from agendas").fetchone()[0] == 0
+
+
+def test_empty_name_and_people(agendas):
+    with pytest.raises(UserError):
+        agendas.start("g", "c", STARTER, "   ", [])
+    with pytest.raises(UserError):
+        parse_people("a, b, c, d, e, f, g, h, i", "ko")
+    with pytest.raises(UserError):
+        parse_people("a, A", "ko")
+    assert [p.id for p in parse_people("<@12> <@!34>, Carol", "ko")] == ["12", "34", "name:carol"]
+
+
+def test_concurrent_votes_lose_nothing(tmp_path):
+    path = tmp_path / "state.db"
+    first = AgendaStore(StateDB(path))
+    players = [Player(f"p{i}", f"P{i}") for i in range(8)]
+    agendas = [first.start("g", f"c{i}", STARTER, f"A{i}", [], "for-against", None, None, players) for i in range(5)]
+    errors = []
+
+    def worker(n):
+        store = AgendaStore(StateDB(path))  # its own connection, as another process would have
+        try:
+            for a in agendas:
+                for round_ in range(4):
+                    store.vote(a.id, players[n], "가결" if (n + round_) % 2 else "부결", n + round_ + 1)
+        except Exception as exc:  # noqa: BLE001
+            errors.append(exc)
+
+    threads = [threading.Thread(target=worker, args=(n,)) for n in range(8)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert not errors
+    for a in agendas:
+        got = first.get(a.id)
+        assert len(got.ballots) == 8
+        assert {b.voter_id: b.votes for b in got.ballots} == {f"p{n}": n + 4 for n in range(8)}
+        assert len([e for e in first.log(a.id) if e["action"] == "vote"]) == 32
+
+
+def test_a_restart_loses_nothing_and_gives_the_same_result(tmp_path):
+    path = tmp_path / "state.db"
+    s1 = StateDB(path)
+    store = AgendaStore(s1)
+    a = start(store)
+    store.predict(a.id, CAROL, "가결")
+    store.vote(a.id, ALICE, "가결", 4)
+    store.vote(a.id, BOB, "부결", 3)
+    s1.conn.close()  # the process dies here: no clean shutdown
+    s2 = StateDB(path)
+    again = AgendaStore(s2)
+    reloaded = again.get(a.id)
+    assert reloaded.tally() == {FOR: 4, AGAINST: 3} and reloaded.open
+    again.vote(a.id, CAROL, "가결", 1)
+    result = again.close(a.id, STARTER, False).result
+    assert result == {"winner": FOR, "decided_by": "votes", "tally": {FOR: 5, AGAINST: 3}, "card": "stays", "predicted_right": ["Carol"]}
+
+
+def test_state_database_migrates_from_an_old_version(tmp_path):
+    path = tmp_path / "old.db"
+    conn = sqlite3.connect(path)
+    conn.executescript(MIGRATIONS[0] + "pragma user_version = 1;")
+    conn.execute("insert into settings values ('g', 'chat', 'off')")
+    conn.commit()
+    conn.close()
+    state = StateDB(path)
+    assert state.version == len(MIGRATIONS)
+    assert state.get_setting("g", "chat") == "off"
+    assert state.conn.execute("pragma journal_mode").fetchone()[0] == "wal"
+
+
+def test_a_newer_database_is_refused(tmp_path):
+    path = tmp_path / "new.db"
+    conn = sqlite3.connect(path)
+    conn.execute(f"pragma user_version = {len(MIGRATIONS) + 1}")
+    conn.close()
+    with pytest.raises(RuntimeError, match="upgrade the bot"):
+        StateDB(path)
+
+
+def test_agenda_message_fits_discord_with_many_outcomes_and_players(agendas):
+    players = [Player(f"p{i}", "플레이어" * 5 + str(i)) for i in range(8)]
+    outcomes = [f"비밀 목표 {i} " + "긴이름" * 10 for i in range(25)]
+    a = agendas.start("g", "c", STARTER, "x" * 100, outcomes, "elect-other", "law", players[0], players)
+    for i, p in enumerate(players):
+        agendas.vote(a.id, p, outcomes[i], 999)
+    reply = agenda_reply(agendas.get(a.id))
+    assert check_limits(reply) == []
+    assert reply.rows[0][0].custom_id == f"agenda:{a.id}:pick"  # more than five outcomes: a menu
+
+
+def test_commands_and_console_as_other_players(compendium, state):
+    ctx = Context(compendium, state, user_id="console", user_name="console", guild_id="g", channel_id="c")
+    dispatch(ctx, "agenda start", {"name": "의회 해산", "players": "Alice, Bob", "speaker": "Bob", "kind": "directive"})
+    ctx.user_id = ctx.user_name = "Alice"
+    reply = dispatch(ctx, "agenda vote", {"outcome": "부결", "votes": "3"})
+    assert reply.ack == "Alice: 부결에 3표 기록했어요."
+    with pytest.raises(UserError):
+        dispatch(ctx, "agenda vote", {"outcome": "부결", "votes": "-3"})
+    ctx.user_id = ctx.user_name = "Bob"
+    closed = dispatch(ctx, "agenda close", {})
+    assert "결과: 부결" in closed.embeds[0].description and "버린" in closed.embeds[0].description
+    history = dispatch(ctx, "agenda history", {})
+    assert "의회 해산" in history.embeds[0].description
+    shown = dispatch(ctx, "agenda show", {"id": "1"})
+    assert any("Alice: vote 부결 3" in v for _, v in shown.embeds[0].fields)
