@@ -59,8 +59,14 @@ def check_game(compendium: Compendium, game: str | None, locale) -> str:
 
 
 def section_heading(section: Section) -> str:
-    head = f"{section.number} {section.full_title}" if section.id == str(section.number) else section.full_title
-    return f"{head} · {section.name_en}" if section.name_en else head
+    """'79 폭격 (유닛 능력) · Bombardment'; '3 우주선 만들기 · Building the Ship' elsewhere."""
+    parts = [f"{section.number} {section.full_title}"]
+    ko = section.names.get("ko")
+    if ko and ko != section.title:  # a Japanese section, named for Korean readers too
+        parts.append(ko)
+    if section.name_en:
+        parts.append(section.name_en)
+    return " · ".join(parts)
 
 
 def rule_block(rule: Rule, highlighted: bool, locale) -> str:
@@ -69,11 +75,15 @@ def rule_block(rule: Rule, highlighted: bool, locale) -> str:
         lines.append(f"**{rule.id} {escape_md(rule.heading)}**")
         if rule.text:
             lines.append(escape_md(rule.text))
-    else:
+    elif rule.text:
         lines.append(f"**{rule.id}** {escape_md(rule.text)}")
+    if not rule.heading and not rule.text:
+        lines.append(f"**{rule.id}**")
     step = 0
     for item in rule.items:
-        if item.kind == "bullet":
+        if item.kind == "row":
+            lines.append(" │ ".join(escape_md(c) for c in item.cells))
+        elif item.kind == "bullet":
             lines.append(f"• {escape_md(item.text)}")
         elif item.kind == "step":
             lines.append(f"{ROMAN[step] if step < len(ROMAN) else step + 1}. {escape_md(item.text)}")
@@ -120,6 +130,8 @@ def related_rows(section: Section, related: tuple[RelatedTopic, ...], locale) ->
 def section_answer(compendium: Compendium, section: Section, rule_id: str | None, locale="ko") -> RuleAnswer:
     blocks: list[str] = []
     highlight_block = None
+    if section.part:
+        blocks.append(f"__{escape_md(section.part)}__")
     if section.intro:
         blocks.append(escape_md(section.intro))
     for rule in section.rules:

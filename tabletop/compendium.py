@@ -56,8 +56,9 @@ class Compendium:
             related.setdefault((pack, section), []).append(RelatedTopic(name, target))
         self._related = {k: tuple(v) for k, v in related.items()}
         sections: dict[str, list[Section]] = {}
-        for pack, sid, number, title, kind, names, intro, note, file in c.execute(
-            "select pack, id, number, title, kind, names, intro, editor_note, file from sections order by pack, number"
+        for pack, sid, number, title, kind, names, intro, note, file, part, title_from in c.execute(
+            "select pack, id, number, title, kind, names, intro, editor_note, file, part, title_from "
+            "from sections order by pack, number"
         ):
             s = Section(
                 pack=pack,
@@ -72,6 +73,8 @@ class Compendium:
                 related=tuple(t.name for t in self._related.get((pack, sid), ())),
                 editor_note=note or "",
                 file=file or "",
+                part=part or "",
+                title_from=title_from or "heading",
             )
             sections.setdefault(pack, []).append(s)
             self._sections[(pack, sid)] = s

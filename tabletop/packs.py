@@ -12,17 +12,23 @@ from pathlib import Path
 import yaml
 
 LANGUAGES = ("ko", "en", "ja")
-ITEM_KINDS = ("bullet", "step", "para")
+ITEM_KINDS = ("bullet", "step", "para", "row")  # row: a table row, its cells as a list
+TITLE_FROM = ("heading", "inline", "editor")
 PACK_ID_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 SECTION_ID_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
 
 @dataclass(frozen=True)
 class Item:
-    """A line that belongs to a rule: a bullet (•), a step (i., ii., …) or a plain paragraph."""
+    """A line that belongs to a rule: a bullet (•), a step (i., ii., …), a plain paragraph, or
+    a table row (its cells joined by tabs, as the source lays them out)."""
 
     kind: str
     text: str
+
+    @property
+    def cells(self) -> list[str]:
+        return self.text.split("\t")
 
 
 @dataclass(frozen=True)
@@ -54,6 +60,8 @@ class Section:
     related: tuple[str, ...] = ()
     editor_note: str = ""
     file: str = ""
+    part: str = ""  # a source heading that opens the group this section starts ("모험 카드")
+    title_from: str = "heading"  # heading: a source line; inline: starts the first paragraph; editor: ours
 
     @property
     def full_title(self) -> str:
@@ -152,6 +160,8 @@ SECTION_FIELDS = dict(
         "rules": "list",
         "related": "texts",
         "editor_note": "text",
+        "part": "text",
+        "title_from": "text",
     },
 )
 RULE_FIELDS = dict(
@@ -194,7 +204,10 @@ def _check_section(data: dict, pack_id: str, checker: _Checker) -> Section | Non
         rid = str(raw.get("id", f"#{index + 1}"))
         rwhere = f"{where}, rule {rid}"
         checker.fields(rwhere, raw, **RULE_FIELDS)
-        if not raw.get("text") and not raw.get("heading"):
+        table_only = bool(raw.get("items")) and all(
+            isinstance(i, dict) and list(i) == ["row"] for i in raw.get("items") or []
+        )
+        if not raw.get("text") and not raw.get("heading") and not table_only:
             checker.error(rwhere, "'text' is missing")
         if isinstance(number, int) and not re.fullmatch(rf"{number}\.\d+", rid):
             checker.error(rwhere, f"'id' must be {number}.N (the section number, a dot, a number)")
@@ -203,17 +216,13 @@ def _check_section(data: dict, pack_id: str, checker: _Checker) -> Section | Non
         seen.add(rid)
         items = []
         for j, item in enumerate(raw.get("items") or []):
-            if (
-                not isinstance(item, dict)
-                or len(item) != 1
-                or next(iter(item)) not in ITEM_KINDS
-                or not isinstance(next(iter(item.values())), str)
-                or not next(iter(item.values())).strip()
-            ):
-                checker.error(rwhere, f"item #{j + 1} must be one of {', '.join(ITEM_KINDS)} with text")
-                continue
-            (kind, text), = item.items()
-            items.append(Item(kind, text.strip()))
+            kind, value = next(iter(item.items())) if isinstance(item, dict) and len(item) == 1 else (None, None)
+            if kind == "row" and isinstance(value, list) and all(isinstance(c, str) for c in value) and any(value):
+                items.append(Item("row", "\t".join(c.strip() for c in value)))
+            elif kind in ITEM_KINDS and kind != "row" and isinstance(value, str) and value.strip():
+                items.append(Item(kind, value.strip()))
+            else:
+                checker.error(rwhere, f"item #{j + 1} must be one of {', '.join(ITEM_KINDS)} with text (row: a list of cells)")
         rules.append(
             Rule(
                 id=rid,
@@ -225,6 +234,8 @@ def _check_section(data: dict, pack_id: str, checker: _Checker) -> Section | Non
         )
     if not data.get("intro") and not rules:
         checker.error(where, "'intro' is missing (a section needs an intro or rules)")
+    if data.get("title_from", "heading") not in TITLE_FROM:
+        checker.error(where, f"'title_from' must be one of {', '.join(TITLE_FROM)}")
     if checker.messages:
         return None
     return Section(
@@ -239,6 +250,8 @@ def _check_section(data: dict, pack_id: str, checker: _Checker) -> Section | Non
         rules=tuple(rules),
         related=tuple(r.strip() for r in data.get("related") or []),
         editor_note=(data.get("editor_note") or "").strip(),
+        part=(data.get("part") or "").strip(),
+        title_from=data.get("title_from", "heading"),
     )
 
 

@@ -117,6 +117,8 @@ def _write(db: sqlite_utils.Database, packs: list[Pack], units: list[dict], dige
                     "intro": s.intro,
                     "editor_note": s.editor_note,
                     "file": s.file,
+                    "part": s.part,
+                    "title_from": s.title_from,
                 }
                 for s in p.sections
             ),

@@ -25,6 +25,7 @@ MAX_QUERY_CHARS = 200  # longer input is refused by the front ends with a messag
 MIN_SCORE = 30.0
 CONFIDENT_SCORE = 60.0  # below this, chat mode offers "did you mean" instead of an answer
 _NUMBER_RE = re.compile(r"^(?:§|제)?\s*(\d{1,4})(?:\s*[.\-·:]\s*(\d{1,3}))?\s*\.?\s*(?:조|항)?$")
+_ENUMERATOR_RE = re.compile(r"^\s*(?:\d+[.)]|\[\d+\]|[-•])\s*")
 _INLINE_RULE_RE = re.compile(r"(?<![\d.])(\d{1,4})\.(\d{1,3})(?![\d])")
 
 
@@ -54,6 +55,7 @@ class _Name:
     jamo: str
     initials: str
     hangul: bool
+    cjk: bool  # kana or kanji: substring containment works as for Hangul
     weight: float
     words: tuple[str, ...]  # normalised words of the label, for containment in a question  # titles and names 1.0, aliases slightly less, rule sub-headings less again
 
@@ -73,6 +75,9 @@ class _PackIndex:
             labels += [(a, 0.97) for a in s.aliases]
             for label, weight in labels:
                 self._add(s.id, None, label, weight)
+                bare = _ENUMERATOR_RE.sub("", label)  # "2. 게임 준비" is also "게임 준비"
+                if bare != label:
+                    self._add(s.id, None, bare, weight)
             for r in s.rules:
                 if r.heading:
                     self._add(s.id, r.id, r.heading, 0.93)
@@ -113,6 +118,7 @@ class _PackIndex:
             text.decompose(k),
             text.initials(label),
             any(text.is_syllable(c) for c in k),
+            any(0x3040 <= ord(c) <= 0x9FFF for c in k),
             weight,
             tuple(text.normalize(label).split()),
         )
@@ -235,7 +241,7 @@ class SearchEngine:
         for name in index.names:
             if name.key == qkey or name.rule is not None:
                 continue
-            if name.hangul:
+            if name.hangul or name.cjk:
                 hit = name.key in qkey and (len(name.key) >= 2 or name.key in stems)
             else:
                 hit = len(name.key) >= 3 and all(p in words for p in name.words)

@@ -129,6 +129,14 @@ def tokens(text: str, query: bool = False) -> tuple[list[str], list[str]]:
             continue
         if query:
             run = strip_particle(run)
+            segments = japanese_segments(run)
+            if segments and any(_script(c) != "other" for c in run):
+                for seg in segments:
+                    if _script(seg[0]) == "hiragana" and len(seg) <= 2:
+                        continue  # a particle: の, は, を, から …
+                    uni.extend(seg)
+                    big.extend(seg[i : i + 2] for i in range(len(seg) - 1))
+                continue
         uni.extend(run)
         big.extend(run[i : i + 2] for i in range(len(run) - 1))
     return big, uni
@@ -144,11 +152,56 @@ STOPWORDS = frozenset(
 
 
 def query_tokens(text_: str) -> list[str]:
-    """Content tokens of a query: bigrams and words without stop words, else its syllables."""
+    """Content tokens of a query: bigrams and words without stop words, else its syllables.
+
+    Two kinds of single characters still carry meaning and are kept: a Korean verb stem left
+    when an ending is dropped (잃으면 -> 잃), and a kanji standing alone between kana (5人プレイの敵
+    -> 人, 敵)."""
     words = [w for w in normalize(text_).split() if strip_particle(w) not in STOPWORDS and w not in STOPWORDS]
     big, uni = tokens(" ".join(words), query=True)
     big = [t for t in big if t not in STOPWORDS]
-    return list(dict.fromkeys(big or uni))
+    singles = []
+    for w in words:
+        stem = strip_particle(w)
+        if len(stem) == 1 and stem != w and is_syllable(stem) and stem not in STOPWORDS:
+            singles.append(stem)
+        for segment in japanese_segments(w):
+            if len(segment) == 1 and _is_kanji(segment):
+                singles.append(segment)
+    return list(dict.fromkeys(big + singles if big else uni))
+
+
+def _script(ch: str) -> str:
+    cp = ord(ch)
+    if 0x3040 <= cp <= 0x309F:
+        return "hiragana"
+    if 0x30A0 <= cp <= 0x30FF:
+        return "katakana"
+    if 0x3400 <= cp <= 0x9FFF or 0xF900 <= cp <= 0xFAFF:
+        return "kanji"
+    return "other"
+
+
+def _is_kanji(ch: str) -> bool:
+    return _script(ch) == "kanji"
+
+
+def japanese_segments(word: str) -> list[str]:
+    """A Japanese word split where the script changes (借金の返済 -> 借金 | の | 返済): a cheap
+    stand-in for word boundaries, since particles are hiragana between kanji and katakana."""
+    if not any(_script(c) in ("hiragana", "katakana", "kanji") for c in word):
+        return []
+    segments, current, kind = [], "", None
+    for ch in word:
+        k = _script(ch)
+        if k != kind and current:
+            segments.append(current)
+            current = ""
+        kind = k
+        current += ch
+    if current:
+        segments.append(current)
+    return segments
 
 
 def strip_particle(word: str) -> str:

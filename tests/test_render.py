@@ -15,10 +15,14 @@ def all_sections(compendium):
 
 
 def section_texts(section):
-    texts = section.intro_lines()
+    """Every piece of source text a section holds (table rows cell by cell: a page shows
+    them with a │ between cells)."""
+    texts = section.intro_lines() + ([section.part] if section.part else [])
     for r in section.rules:
-        texts += r.lines()
-    return [norm(t) for t in texts]
+        texts += [x for x in (r.heading, r.text) if x]
+        for item in r.items:
+            texts += item.cells if item.kind == "row" else [item.text]
+    return [norm(t) for t in texts if t.strip()]
 
 
 def test_every_section_fits_and_keeps_its_full_text(compendium):

@@ -17,6 +17,26 @@ def test_eval_floors_on_the_shared_query_set(compendium):
     assert evaluation.failures(result, top1=0.90, top3=0.97) == [], evaluation.report(result)
 
 
+@pytest.mark.parametrize(
+    "file, game",
+    [("galaxy_trucker_queries.yaml", "galaxy-trucker"), ("galaxy_trucker_big_expansion_queries.yaml", "galaxy-trucker-big-expansion"),
+     ("new_frontiers_queries.yaml", "new-frontiers"), ("liftoff_queries.yaml", "liftoff")],
+)
+def test_eval_floor_for_every_other_pack(compendium, file, game):
+    queries = evaluation.load_queries(EVAL / file)
+    assert len(queries) >= 25
+    assert {str(e) for q in queries for e in q["expect"]} <= {s.id for s in compendium.packs[game].sections}
+    result = evaluation.evaluate(compendium, queries, game)
+    assert evaluation.failures(result, top1=0.0, top3=0.90) == [], evaluation.report(result)
+
+
+def test_japanese_search_normalises_width_and_splits_particles(compendium):
+    game = "galaxy-trucker-big-expansion"
+    assert compendium.search.search("ｼｰﾙﾄﾞﾌﾞｰｽﾀｰ", game)[0].section == "shield-booster"
+    assert compendium.search.search("借金の返済", game)[0].section == "loans"
+    assert compendium.search.search("호화 선실", game)[0].section == "luxury-cabin"  # a Korean alias
+
+
 def test_eval_counts_misses(compendium):
     queries = [{"q": "폭격", "expect": [80], "kind": "term"}, {"q": "폭격", "expect": [], "kind": "none"}]
     result = evaluation.evaluate(compendium, queries)
