@@ -21,7 +21,7 @@ log = logging.getLogger(__name__)
 discord.VoiceClient.warn_nacl = False
 discord.VoiceClient.warn_dave = False
 
-EXTENSIONS = ("cogs.rules", "cogs.agenda", "cogs.combat")
+EXTENSIONS = ("cogs.rules", "cogs.agenda", "cogs.combat", "cogs.galaxy_trucker")
 
 
 class TableTranslator(app_commands.Translator):

@@ -251,10 +251,22 @@ def chat_answer(compendium: Compendium, query: str, game: str = "ti4", locale="k
     query = check_query(query, locale)
     game = check_game(compendium, game, locale)
     results = compendium.search.search(query, game, limit=3)
+    note = ""
+    if not results or not results[0].confident:  # the server's game first, then the others
+        for other in compendium.packs:
+            if other == game:
+                continue
+            found = compendium.search.search(query, other, limit=3)
+            if found and found[0].confident and (not results or found[0].score > results[0].score):
+                results, note = found, t("chat.other_game", locale, game=compendium.packs[other].name(str(locale)))
+                break
     if not results:
         raise UserError(t("no_result", locale, query=query))
+    game = results[0].pack
     if results[0].confident:
-        return section_answer(compendium, compendium.section(game, results[0].section), results[0].rule, locale)
+        answer = section_answer(compendium, compendium.section(game, results[0].section), results[0].rule, locale)
+        answer.note = note
+        return answer
     reply = results_reply(compendium, query, results, locale, title_key="search.title")
     reply.content = t("did_you_mean", locale)
     return reply

@@ -119,7 +119,6 @@ def roll_again(ctx: Context, roll_id: int):
     if row is None:
         raise UserError(t("dice.unknown_roll", ctx.locale))
     spec = json.loads(row[0])
-    name, options = spec["command"], spec["options"]
-    if name == "roll":
-        return roll(ctx, options["dice"])
-    return _battle(ctx, name.split()[1], options, None)
+    from .commands import COMMANDS
+
+    return COMMANDS[spec["command"]].handler(ctx, **spec["options"])  # a fresh seed: none is passed

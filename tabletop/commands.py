@@ -252,4 +252,4 @@ def parse_line(line: str) -> tuple[str | None, str, dict[str, str]]:
 
 
 # Commands of the other areas register themselves in this table when imported.
-from . import agenda_commands, combat_commands  # noqa: E402,F401
+from . import agenda_commands, combat_commands, galaxy_trucker  # noqa: E402,F401

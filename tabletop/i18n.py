@@ -568,3 +568,56 @@ COMMAND_TEXT.update(
         "choice.kind.directive": {"en": "Directive", "ko": "명령", "ja": "命令"},
     }
 )
+
+STRINGS.update(
+    {
+        "gt.too_many": {"ko": "한 번에 최대 {limit}개까지 굴릴 수 있어요.", "en": "At most {limit} at a time.", "ja": "一度に最大{limit}個までです。"},
+        "gt.bad_incoming": {
+            "ko": "'{item}'을(를) 이해하지 못했어요. '큰 앞', '작은 왼쪽', '강한 사격 오른쪽'처럼 적어 주세요.",
+            "en": "I could not read '{item}'. Write 'large front', 'small left' or 'heavy shot right'.",
+            "ja": "「{item}」を読み取れませんでした。'large front'、'small left'、'heavy shot right' のように書いてください。",
+        },
+        "gt.meteor.small": {"ko": "작은 유성", "en": "small meteor", "ja": "小さな流星"},
+        "gt.meteor.large": {"ko": "큰 유성", "en": "large meteor", "ja": "大きな流星"},
+        "gt.shot.light": {"ko": "약한 사격", "en": "light shot", "ja": "弱い射撃"},
+        "gt.shot.heavy": {"ko": "강한 사격", "en": "heavy shot", "ja": "強い射撃"},
+        "gt.dir.front": {"ko": "앞쪽에서", "en": "from the front", "ja": "前方から"},
+        "gt.dir.back": {"ko": "뒤쪽에서", "en": "from behind", "ja": "後方から"},
+        "gt.dir.left": {"ko": "왼쪽에서", "en": "from the left", "ja": "左から"},
+        "gt.dir.right": {"ko": "오른쪽에서", "en": "from the right", "ja": "右から"},
+        "gt.column": {"ko": "{n}번 세로줄", "en": "column {n}", "ja": "{n}列（縦）"},
+        "gt.row": {"ko": "{n}번 가로줄", "en": "row {n}", "ja": "{n}行（横）"},
+        "gt.meteor.title": {"ko": "유성·사격 주사위", "en": "Meteors and shots", "ja": "流星・射撃ダイス"},
+        "gt.meteor.line": {"ko": "{n}. {what} {where}: 🎲 {a} + {b} = {total}", "en": "{n}. {what} {where}: 🎲 {a} + {b} = {total}", "ja": "{n}. {what}（{where}）: 🎲 {a} + {b} = {total}"},
+        "gt.sabotage.title": {"ko": "사보타주 주사위", "en": "Sabotage dice", "ja": "サボタージュのダイス"},
+        "gt.sabotage.line": {
+            "ko": "{n}차: 세로줄 🎲 {c1}+{c2} = **{column}**, 가로줄 🎲 {r1}+{r2} = **{row}**",
+            "en": "Attempt {n}: column 🎲 {c1}+{c2} = **{column}**, row 🎲 {r1}+{r2} = **{row}**",
+            "ja": "{n}回目: 縦 🎲 {c1}+{c2} = **{column}**、横 🎲 {r1}+{r2} = **{row}**",
+        },
+        "gt.rules.meteors": {"ko": "유성군 규칙", "en": "Meteor rules", "ja": "流星のルール"},
+        "gt.rules.sabotage": {"ko": "사보타주 규칙", "en": "Sabotage rules", "ja": "サボタージュのルール"},
+        "chat.other_game": {
+            "ko": "이 서버의 기본 게임에는 없어서 {game}에서 찾았어요.",
+            "en": "Not in this server's default game; found in {game}.",
+            "ja": "既定のゲームになかったため、{game}で見つけました。",
+        },
+    }
+)
+
+COMMAND_TEXT.update(
+    {
+        "cmd.gt": {"en": "gt", "ko": "갤럭시트러커", "ja": "ギャラクシートラッカー"},
+        "cmd.gt.desc": {"en": "Galaxy Trucker dice", "ko": "갤럭시 트러커 주사위", "ja": "ギャラクシートラッカーのダイス"},
+        "cmd.gt.meteor": {"en": "meteor", "ko": "유성", "ja": "流星"},
+        "cmd.gt.meteor.desc": {"en": "Roll where meteors or shots hit", "ko": "유성·사격이 맞는 줄 굴리기", "ja": "流星・射撃の当たる列を振る"},
+        "cmd.gt.sabotage": {"en": "sabotage", "ko": "사보타주", "ja": "サボタージュ"},
+        "cmd.gt.sabotage.desc": {"en": "Roll the three sabotage attempts", "ko": "사보타주 좌표 세 번 굴리기", "ja": "サボタージュの座標を3回振る"},
+        "opt.incoming": {"en": "incoming", "ko": "날아오는것", "ja": "飛来"},
+        "opt.gt.incoming.desc": {
+            "en": "As on the card, e.g. large front, small left, heavy shot right",
+            "ko": "카드대로, 예: 큰 앞, 작은 왼쪽, 강한 사격 오른쪽",
+            "ja": "カード通り 例: large front, small left",
+        },
+    }
+)

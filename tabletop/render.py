@@ -172,6 +172,7 @@ class Paged:
     start: int = 0
     rows: list[list] = field(default_factory=list)
     locale: str = "ko"
+    note: str = ""  # a line above the pages ("found in another game")
 
     def reply(self, page: int | None = None, ephemeral: bool = False) -> Reply:
         page = self.start if page is None else max(0, min(page, len(self.pages) - 1))
@@ -183,7 +184,7 @@ class Paged:
                     Button(t("next", self.locale), "page:next", emoji="▶", disabled=page == len(self.pages) - 1),
                 ]
             )
-        return Reply(embeds=[self.pages[page]], rows=rows + self.rows, ephemeral=ephemeral)
+        return Reply(content=self.note, embeds=[self.pages[page]], rows=rows + self.rows, ephemeral=ephemeral)
 
     def replies(self) -> list[Reply]:
         return [self.reply(i) for i in range(len(self.pages))]
