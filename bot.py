@@ -221,12 +221,9 @@ def parser() -> argparse.ArgumentParser:
     sp = sub.add_parser("sync", help="sync application commands with Discord (deliberately, not on start)")
     sp.add_argument("--guild", type=int, help="sync to one server only (instant), instead of globally")
     sp.set_defaults(func=cmd_sync)
-    try:
-        from tabletop import combat_cli
+    from tabletop import combat_cli
 
-        combat_cli.add_parsers(sub, cmd_combat, cmd_roll)
-    except ImportError:
-        pass
+    combat_cli.add_parsers(sub, cmd_combat, cmd_roll)
     return p
 
 

@@ -157,6 +157,14 @@ def roll_volley(side_name: str, units: list[Unit], kind: str, dice: Dice, modifi
     return volley
 
 
+def fire(side_name: str, units: list[Unit], kind: str, dice: Dice, target: Side, locale="ko") -> Volley:
+    """A roll that is not a combat roll (bombardment, Harrow, space cannon): no modifiers
+    (79.1), and the target assigns the hits at once."""
+    volley = roll_volley(side_name, units, kind, dice, 0, locale)
+    volley.taken, volley.excess, _ = assign_hits(target, volley.hits, locale)
+    return volley
+
+
 def check_modifier(value: int, name: str, locale="ko") -> int:
     if not -MAX_MODIFIER <= value <= MAX_MODIFIER:
         raise UserError(t("combat.bad_modifier", locale, field=name, limit=MAX_MODIFIER))
@@ -229,13 +237,18 @@ def ground_combat(
             if harrow_blocked:
                 rnd.volleys.append(Volley(ATTACKER, "harrow", blocked=t("combat.shield_blocks_harrow", locale)))
             else:
-                h = roll_volley(ATTACKER, harrow_units, "harrow", dice, 0, locale)
-                h.taken, h.excess, _ = assign_hits(defender, h.hits, locale)
-                rnd.volleys.append(h)
+                rnd.volleys.append(fire(ATTACKER, harrow_units, "harrow", dice, defender, locale))
         battle.steps.append(rnd)
-    a_left, d_left = bool(attacker.alive()), bool(defender.alive())
-    battle.winner = ATTACKER if a_left and not d_left else DEFENDER if d_left and not a_left else ("draw" if not a_left else None)
+    battle.winner = outcome(attacker, defender)
     return battle
+
+
+def outcome(attacker: Side, defender: Side) -> str | None:
+    """70.4: whoever still has ground forces wins; nobody left is a draw; both left: no result."""
+    a_left, d_left = bool(attacker.alive()), bool(defender.alive())
+    if a_left != d_left:
+        return ATTACKER if a_left else DEFENDER
+    return None if a_left else "draw"
 
 
 def bombard(
@@ -254,9 +267,7 @@ def bombard(
     if _shield(target, units.units, shield):
         step.volleys.append(Volley(ATTACKER, "bombardment", blocked=t("combat.shield_blocks", locale)))
     else:
-        v = roll_volley(ATTACKER, bombarders, "bombardment", dice, 0, locale)
-        v.taken, v.excess, _ = assign_hits(target, v.hits, locale)
-        step.volleys.append(v)
+        step.volleys.append(fire(ATTACKER, bombarders, "bombardment", dice, target, locale))
     battle.steps.append(step)
     return battle
 
@@ -267,9 +278,7 @@ def space_cannon_defence(landing: Side, defender: Side, dice: Dice, locale="ko")
     if not cannons:
         return None
     _check_dice(cannons, lambda u: u.space_cannon.dice, "defender", locale)
-    v = roll_volley(DEFENDER, cannons, "space_cannon", dice, 0, locale)
-    v.taken, v.excess, _ = assign_hits(landing, v.hits, locale)
-    return v
+    return fire(DEFENDER, cannons, "space_cannon", dice, landing, locale)
 
 
 def invade(
@@ -315,10 +324,8 @@ def invade(
             harrow_blocked=_shield(defender, ships.units, shield),
             battle=battle,
         )
-    elif landing.alive():
-        battle.winner = ATTACKER
     else:
-        battle.winner = DEFENDER if defender.alive() else "draw"
+        battle.winner = outcome(landing, defender)
     # 75.5: the attacker takes control if any of its ground forces remain; otherwise
     # (including when both sides were wiped out) the defender keeps it.
     battle.control = ATTACKER if landing.alive() else DEFENDER

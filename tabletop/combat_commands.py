@@ -9,7 +9,7 @@ import json
 
 from . import combat
 from .combat_report import battle_pages, roll_pages
-from .commands import Context, Option, command
+from .commands import Context, Option, command, log_roll
 from .dice import Dice, parse_seed, roll_expression
 from .errors import UserError
 from .i18n import t
@@ -53,16 +53,11 @@ def fight(kind: str, options: dict, book: UnitBook, seed: int, locale="ko") -> c
     raise ValueError(kind)
 
 
-def _log(ctx: Context, name: str, options: dict, seed: int, summary: str) -> int:
-    spec = json.dumps({"command": name, "options": options}, ensure_ascii=False)
-    return ctx.state.log_roll(ctx.guild_id, ctx.channel_id, ctx.user_id, spec, str(seed), summary)
-
-
 def _battle(ctx: Context, kind: str, options: dict, seed):
     seed = parse_seed(seed, ctx.locale)
     battle = fight(kind, options, unit_book(ctx), seed, ctx.locale)
-    roll_id = _log(ctx, f"combat {kind}", options, seed, f"{battle.winner or ''} {battle.control or ''}".strip())
-    return battle_pages(battle, ctx.locale, again_id=f"combat:again:{roll_id}")
+    again = log_roll(ctx, f"combat {kind}", options, seed, f"{battle.winner or ''} {battle.control or ''}".strip())
+    return battle_pages(battle, ctx.locale, again_id=again)
 
 
 @command(
@@ -109,8 +104,8 @@ def combat_invade(ctx: Context, seed=None, **options):
 def roll(ctx: Context, dice: str, seed=None):
     seed = parse_seed(seed, ctx.locale)
     result = roll_expression(dice, seed, ctx.locale)
-    roll_id = _log(ctx, "roll", {"dice": dice}, seed, str(result.successes if result.target else result.total))
-    return roll_pages(result, ctx.locale, again_id=f"combat:again:{roll_id}")
+    again = log_roll(ctx, "roll", {"dice": dice}, seed, str(result.successes if result.target else result.total))
+    return roll_pages(result, ctx.locale, again_id=again)
 
 
 def roll_again(ctx: Context, roll_id: int):

@@ -4,8 +4,9 @@ a terminal user can do whatever a Discord user can.
 """
 from __future__ import annotations
 
+import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable
 
 from . import answers
@@ -138,6 +139,14 @@ def dispatch(ctx: Context, name: str, raw_options: dict[str, str]):
 def run(ctx: Context, command_name: str, /, **values):
     """Run a command with values a front end already parsed (None: not given)."""
     return dispatch(ctx, command_name, {k: v for k, v in values.items() if v is not None})
+
+
+def log_roll(ctx: Context, name: str, options: dict, seed: int, summary: str) -> str:
+    """Write a dice command to the state database; returns its "roll again" button's custom_id.
+    The button replays the command (same options, a fresh seed) through this table."""
+    spec = json.dumps({"command": name, "options": options}, ensure_ascii=False)
+    roll_id = ctx.state.log_roll(ctx.guild_id, ctx.channel_id, ctx.user_id, spec, str(seed), summary)
+    return f"combat:again:{roll_id}"
 
 
 def as_replies(result) -> list[Reply]:

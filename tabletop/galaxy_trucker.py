@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .commands import Context, Option, command
+from .commands import Context, Option, command, log_roll
 from .dice import Dice, parse_seed
 from .errors import UserError
 from .i18n import t
@@ -107,24 +107,24 @@ def rules_field(ctx: Context, section_id: str) -> tuple[str, str] | None:
     return f"{section.number} {section.title}", value
 
 
-def meteor_pages(incoming: list[Incoming], seed: int, locale, again_id: str | None, quote=None) -> Paged:
-    lines = []
-    for i, item in enumerate(incoming, 1):
-        what = t(f"gt.{item.kind}.{item.size}", locale)
-        where = t(f"gt.dir.{item.direction}", locale)
-        a, b = item.dice
-        lines.append(
-            t("gt.meteor.line", locale, n=i, what=what, where=where, a=a, b=b, total=item.line)
-            + " → "
-            + t(f"gt.{item.along}", locale, n=item.line)
-        )
-    embed = Embed(title=t("gt.meteor.title", locale), description="\n".join(lines), footer=t("combat.seed", locale, seed=seed))
+def _pages(title_key: str, lines: list[str], seed: int, locale, again_id, quote, section: str, label_key: str) -> Paged:
+    embed = Embed(title=t(title_key, locale), description="\n".join(lines), footer=t("combat.seed", locale, seed=seed))
     if quote:
         embed.fields.append(quote)
-    row = [_open(t("gt.rules.meteors", locale), "meteor-swarm")]
+    row = [_open(t(label_key, locale), section)]
     if again_id:
         row.append(Button(t("combat.again", locale), again_id, emoji="🎲"))
     return Paged([embed], rows=[row], locale=str(locale))
+
+
+def meteor_pages(incoming: list[Incoming], seed: int, locale, again_id: str | None, quote=None) -> Paged:
+    lines = [
+        t("gt.meteor.line", locale, n=i, what=t(f"gt.{m.kind}.{m.size}", locale), where=t(f"gt.dir.{m.direction}", locale),
+          a=m.dice[0], b=m.dice[1], total=m.line)
+        + " → " + t(f"gt.{m.along}", locale, n=m.line)
+        for i, m in enumerate(incoming, 1)
+    ]
+    return _pages("gt.meteor.title", lines, seed, locale, again_id, quote, "meteor-swarm", "gt.rules.meteors")
 
 
 def sabotage_pages(attempts, seed: int, locale, again_id: str | None, quote=None) -> Paged:
@@ -132,20 +132,7 @@ def sabotage_pages(attempts, seed: int, locale, again_id: str | None, quote=None
         t("gt.sabotage.line", locale, n=i, c1=c[0], c2=c[1], column=sum(c), r1=r[0], r2=r[1], row=sum(r))
         for i, (c, r) in enumerate(attempts, 1)
     ]
-    embed = Embed(title=t("gt.sabotage.title", locale), description="\n".join(lines), footer=t("combat.seed", locale, seed=seed))
-    if quote:
-        embed.fields.append(quote)
-    row = [_open(t("gt.rules.sabotage", locale), "sabotage")]
-    if again_id:
-        row.append(Button(t("combat.again", locale), again_id, emoji="🎲"))
-    return Paged([embed], rows=[row], locale=str(locale))
-
-
-def _log(ctx: Context, name: str, options: dict, seed: int, summary: str) -> str:
-    import json
-
-    spec = json.dumps({"command": name, "options": options}, ensure_ascii=False)
-    return f"combat:again:{ctx.state.log_roll(ctx.guild_id, ctx.channel_id, ctx.user_id, spec, str(seed), summary)}"
+    return _pages("gt.sabotage.title", lines, seed, locale, again_id, quote, "sabotage", "gt.rules.sabotage")
 
 
 @command("gt meteor", Option("incoming", max_length=300), Option("seed", max_length=20))
@@ -153,7 +140,7 @@ def gt_meteor(ctx: Context, incoming: str | None = None, seed=None):
     items = parse_incoming(incoming, ctx.locale)
     seed = parse_seed(seed, ctx.locale)
     roll_incoming(items, Dice(seed))
-    again = _log(ctx, "gt meteor", {"incoming": incoming} if incoming else {}, seed, " ".join(str(i.line) for i in items))
+    again = log_roll(ctx, "gt meteor", {"incoming": incoming} if incoming else {}, seed, " ".join(str(i.line) for i in items))
     return meteor_pages(items, seed, ctx.locale, again, rules_field(ctx, "meteor-swarm"))
 
 
@@ -161,5 +148,5 @@ def gt_meteor(ctx: Context, incoming: str | None = None, seed=None):
 def gt_sabotage(ctx: Context, seed=None):
     seed = parse_seed(seed, ctx.locale)
     attempts = roll_sabotage(Dice(seed))
-    again = _log(ctx, "gt sabotage", {}, seed, " ".join(f"{sum(c)}/{sum(r)}" for c, r in attempts))
+    again = log_roll(ctx, "gt sabotage", {}, seed, " ".join(f"{sum(c)}/{sum(r)}" for c, r in attempts))
     return sabotage_pages(attempts, seed, ctx.locale, again, rules_field(ctx, "sabotage"))

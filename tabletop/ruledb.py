@@ -37,7 +37,8 @@ def content_hash(rules_dir: Path = RULES_DIR, data_dir: Path = DATA_DIR) -> str:
     for module in BUILD_CODE:  # a new tokeniser or layout also needs a rebuild
         h.update((Path(__file__).parent / module).read_bytes())
     for path in source_files(rules_dir, data_dir):
-        h.update(path.relative_to(rules_dir.parent).as_posix().encode())
+        base = rules_dir if path.is_relative_to(rules_dir) else data_dir
+        h.update(f"{base.name}/{path.relative_to(base).as_posix()}".encode())
         h.update(b"\0")
         h.update(path.read_bytes())
         h.update(b"\0")
@@ -48,6 +49,11 @@ def related_target(section: Section, name: str, by_key: dict[str, str]) -> str |
     """The id of the section a related topic names, if it is in the same pack."""
     target = by_key.get(text.key(name))
     return target if target != section.id else None
+
+
+def pack_tag(pack_id: str) -> str:
+    """A single FTS token naming the pack, so a search reads only its own pack's documents."""
+    return "pack" + "".join(c for c in pack_id if c.isalnum())
 
 
 def _section_keys(pack: Pack) -> dict[str, str]:
@@ -69,6 +75,7 @@ def _doc_rows(pack: Pack):
             big, uni = text.tokens("\n".join(x for x in lines if x))
             yield {
                 "pack": pack.id,
+                "pack_tag": pack_tag(pack.id),
                 "section": s.id,
                 "kind": kind,
                 "rule": rule_id,
@@ -162,7 +169,7 @@ def _write(db: sqlite_utils.Database, packs: list[Pack], units: list[dict], dige
     for table, columns in (("aliases", ["pack", "section"]), ("related", ["pack", "section"])):
         if db[table].exists():
             db[table].create_index(columns)
-    db["docs"].enable_fts(["title", "body", "body_uni"], tokenize="unicode61", create_triggers=False)
+    db["docs"].enable_fts(["pack_tag", "title", "body", "body_uni"], tokenize="unicode61", create_triggers=False)
 
 
 def load_units(data_dir: Path = DATA_DIR) -> list[dict]:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from rapidfuzz.distance import Levenshtein
 
 from . import text
+from .ruledb import pack_tag
 
 MAX_QUERY_CHARS = 200  # longer input is refused by the front ends with a message
 MIN_SCORE = 30.0
@@ -178,6 +179,8 @@ class SearchEngine:
 
         for name in index.exact.get(qkey, ()):
             offer(name.section, 95 * name.weight + index.prior[name.section], name.rule, "exact")
+        if best and limit == 1:  # the whole query is a name: nothing can outrank it (/rule's path)
+            return self._finish(index, best, limit)
 
         if text.is_initials_query(query):
             for name in index.names:
@@ -291,13 +294,13 @@ class SearchEngine:
         terms = list(dict.fromkeys(big + uni))[:64]
         if not terms:
             return {}
-        match = " OR ".join('"' + t.replace('"', "") + '"' for t in terms)
+        match = f"pack_tag:{pack_tag(pack)} AND (" + " OR ".join('"' + t.replace('"', "") + '"' for t in terms) + ")"
         try:
             rows = self.conn.execute(
-                "select docs.section, docs.kind, docs.rule, -bm25(docs_fts, 4.0, 1.0, 0.15) as score "
+                "select docs.section, docs.kind, docs.rule, -bm25(docs_fts, 0.0, 4.0, 1.0, 0.15) as score "
                 "from docs_fts join docs on docs.rowid = docs_fts.rowid "
-                "where docs_fts match ? and docs.pack = ? order by score desc limit 200",
-                (match, pack),
+                "where docs_fts match ? order by score desc limit 200",
+                (match,),
             ).fetchall()
         except sqlite3.OperationalError:
             return {}

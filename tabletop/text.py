@@ -208,7 +208,12 @@ def strip_particle(word: str) -> str:
     """Drop one trailing Korean particle or verb ending. A one-syllable ending is only dropped
     from words of three syllables or more, so that 피해 and 플레이어 keep their last syllable
     when it is part of the noun."""
-    for p in _PARTICLES:
+    for p in _PARTICLES_BY_LAST.get(word[-1:], ()):
         if word.endswith(p) and len(word) - len(p) >= (1 if len(p) >= 2 else 2):
             return word[: -len(p)]
     return word
+
+
+_PARTICLES_BY_LAST: dict[str, list[str]] = {}
+for _p in _PARTICLES:  # longest first within each final syllable, as _PARTICLES is sorted
+    _PARTICLES_BY_LAST.setdefault(_p[-1], []).append(_p)

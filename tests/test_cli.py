@@ -92,3 +92,17 @@ def test_render_json_gives_every_page(cli_env):
     assert len(pages) >= 1
     joined = "".join(p["embeds"][0]["description"] for p in pages)
     assert "62.19" in joined and "62.1**" in joined
+
+
+def test_console_agenda_carries_over_between_sessions(cli_env, tmp_path):
+    state = str(tmp_path / "votes.db")
+    first = bot(["console", "--json", "--state", state], cli_env,
+                stdin="/agenda start name:의회 해산 players:Alice, Bob speaker:Bob kind:law\nas Alice: /agenda vote outcome:가결 votes:4\n")
+    assert first.returncode == 0, first.stderr
+    started = json.loads(first.stdout.splitlines()[0])
+    assert started["embeds"][0]["title"] == "정책 #1: 의회 해산 (법)"
+    assert [c["custom_id"] for c in started["components"][0]["components"]] == ["agenda:1:vote:0", "agenda:1:vote:1"]
+    second = bot(["console", "--json", "--state", state], cli_env, stdin="as Bob: /agenda close\n")
+    closed = json.loads(second.stdout.splitlines()[0])
+    assert "결과: 가결" in closed["embeds"][0]["description"] and "게임에 남아요" in closed["embeds"][0]["description"]
+    assert closed["components"] == []

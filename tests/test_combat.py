@@ -352,3 +352,16 @@ def test_cli_json(cli_env):
         capture_output=True, text=True, env=cli_env, timeout=120,
     )
     assert bad.returncode == 1 and "Mech (메크)" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_long_battle_logs_page_within_discord_limits(book):
+    from tabletop.combat_report import battle_pages
+    from tabletop.render import check_limits
+
+    battle = fight("ground", {"attacker": "100 infantry", "defender": "100 보병"}, book, 2024)
+    paged = battle_pages(battle, "ko", again_id="combat:again:1")
+    assert len(paged.pages) > 1
+    for reply in paged.replies():
+        assert check_limits(reply) == []
+    text = "".join(p.description for p in paged.pages)
+    assert text.count("라운드") == len(battle.steps)

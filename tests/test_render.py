@@ -1,7 +1,6 @@
 """Every section of every pack renders into pages that fit Discord and lose no text."""
 from __future__ import annotations
 
-import pytest
 from hypothesis import given, settings, strategies as st
 
 from tabletop import answers
