@@ -157,7 +157,7 @@ class AgendaButton(discord.ui.DynamicItem[discord.ui.Button], template=_TEMPLATE
                 if index is None or not 0 <= index < len(agenda.outcomes):
                     raise UserError(t("agenda.unknown_outcome", loc, outcome=str(index), outcomes=", ".join(agenda.outcomes)))
                 outcome = agenda.outcomes[index]
-            store(ctx)._voter(agenda, domain.Player(str(ctx.user_id), ctx.user_name), loc)  # refuse before the modal
+            store(ctx).voter(agenda, domain.Player(str(ctx.user_id), ctx.user_name), loc)  # refuse before the modal
             await interaction.response.send_modal(VoteModal(self.agenda_id, outcome, loc))
         except Exception as exc:  # noqa: BLE001
             await report(interaction, exc)

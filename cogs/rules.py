@@ -69,14 +69,12 @@ async def rule_autocomplete(interaction: discord.Interaction, current: str) -> l
             return []
         choices, seen = [], set()
         for r in ctx.compendium.search.suggest(current or "", game, limit=AUTOCOMPLETE_MAX):
-            value = r.rule or r.section
+            section = ctx.compendium.section(game, r.section)
+            value = r.rule or str(section.number)  # numbers find their section again in every pack
             if value in seen:
                 continue
             seen.add(value)
-            section = ctx.compendium.section(game, r.section)
             label = answers.section_heading(section) if not r.rule else f"{r.rule} · {answers.section_heading(section)}"
-            if r.section != str(section.number) and r.rule:  # slugged sections: value must find it again
-                value = r.rule
             choices.append(app_commands.Choice(name=truncate_label(label, 100), value=value[:100]))
         return choices[:AUTOCOMPLETE_MAX]
     except Exception:  # noqa: BLE001 - autocomplete must answer, even if with nothing

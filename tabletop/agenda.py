@@ -282,7 +282,8 @@ class AgendaStore:
             raise UserError(t("agenda.closed", locale, name=agenda.name))
         return agenda
 
-    def _voter(self, agenda: Agenda, user: Player, locale) -> Player:
+    def voter(self, agenda: Agenda, user: Player, locale) -> Player:
+        """The listed player this user is; UserError when players are listed and they are not."""
         if not agenda.players:
             return user
         for p in agenda.players:
@@ -313,7 +314,7 @@ class AgendaStore:
         if not isinstance(votes, int) or isinstance(votes, bool) or not 0 <= votes <= MAX_VOTES:
             raise UserError(t("agenda.bad_votes", locale, limit=MAX_VOTES))
         agenda = self._open(agenda_id, locale)
-        voter = self._voter(agenda, user, locale)
+        voter = self.voter(agenda, user, locale)
         chosen = self.resolve_outcome(agenda, outcome, locale) if votes > 0 else None
         with self.state.transaction() as c:
             if c.execute("select status from agendas where id = ?", (agenda_id,)).fetchone()[0] != "open":
@@ -338,7 +339,7 @@ class AgendaStore:
     def predict(self, agenda_id: int, user: Player, outcome: str, locale="ko") -> Agenda:
         """62.22: after the reveal, before votes are cast: refused once a ballot exists."""
         agenda = self._open(agenda_id, locale)
-        player = self._voter(agenda, user, locale)
+        player = self.voter(agenda, user, locale)
         chosen = self.resolve_outcome(agenda, outcome, locale)
         with self.state.transaction() as c:
             if c.execute("select count(*) from ballots where agenda_id = ?", (agenda_id,)).fetchone()[0]:

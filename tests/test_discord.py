@@ -342,3 +342,15 @@ async def test_concurrent_button_clicks_keep_the_message_right(bot, state):
     assert AgendaStore(state).get(1).tally()["가결"] == sum(range(1, 9))
     last = max(inters, key=lambda i: i.log[0].embed.description.count("P"))
     assert f"가결** — {sum(range(1, 9))}표" in last.log[0].embed.description
+
+
+async def test_autocomplete_values_open_what_they_name(bot, compendium):
+    from types import SimpleNamespace
+
+    for game, typed in (("ti4", "폭"), ("galaxy-trucker", "유성"), ("galaxy-trucker-big-expansion", "豪華")):
+        inter = FakeInteraction(bot, namespace=SimpleNamespace(game=game))
+        choices = await rule_autocomplete(inter, typed)
+        assert choices
+        first = choices[0]
+        answer = answers.lookup(compendium, first.value, game)
+        assert answer.section.title in first.name
