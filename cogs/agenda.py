@@ -24,7 +24,7 @@ from tabletop.i18n import t
 from tabletop.render import Select
 
 from .rules import context
-from .ui import L, add_components, component_factory, locale_of, plain_button, plain_select, send_kwargs
+from .ui import L, add_components, component_factory, locale_of, plain_button, plain_select, reports_errors, send_kwargs
 
 log = logging.getLogger(__name__)
 _locks: dict[int, asyncio.Lock] = {}
@@ -64,10 +64,13 @@ async def refresh_message(interaction: discord.Interaction, reply: AgendaReply) 
         log.warning("agenda %s: could not edit its message %s", agenda.id, agenda.message_id, exc_info=True)
 
 
-async def report(interaction: discord.Interaction, error: Exception) -> None:
-    from .client import answer_error
-
-    await answer_error(interaction, error)
+async def record(interaction: discord.Interaction, agenda_id: int, act) -> None:
+    """From the agenda message: commit (the core does), update that message, then tell the
+    actor privately."""
+    async with lock_for(agenda_id):
+        reply = act(agenda_context(interaction))
+        await interaction.response.edit_message(**send_kwargs(agenda_reply_of(reply), message_view(reply)))
+    await interaction.followup.send(reply.ack, ephemeral=True)
 
 
 class VoteModal(discord.ui.Modal):
@@ -83,19 +86,13 @@ class VoteModal(discord.ui.Modal):
         self.votes = discord.ui.TextInput(label=t("agenda.modal.votes", locale)[:45], max_length=3, placeholder="0-999")
         self.add_item(self.votes)
 
+    @reports_errors
     async def on_submit(self, interaction: discord.Interaction) -> None:
-        loc = locale_of(interaction)
-        try:
-            raw = str(self.votes.value).strip()
-            if not raw.isdigit():
-                raise UserError(t("agenda.bad_number", loc, limit=domain.MAX_VOTES))
-            outcome = self.outcome if self.planet is None else str(self.planet.value)
-            async with lock_for(self.agenda_id):
-                reply = cast_vote(agenda_context(interaction), self.agenda_id, outcome, int(raw))
-                await interaction.response.edit_message(**send_kwargs(agenda_reply_of(reply), message_view(reply)))
-            await interaction.followup.send(reply.ack, ephemeral=True)
-        except Exception as exc:  # noqa: BLE001 - every failure gets an answer
-            await report(interaction, exc)
+        raw = str(self.votes.value).strip()
+        if not raw.isdigit():
+            raise UserError(t("agenda.bad_number", locale_of(interaction), limit=domain.MAX_VOTES))
+        outcome = self.outcome if self.planet is None else str(self.planet.value)
+        await record(interaction, self.agenda_id, lambda ctx: cast_vote(ctx, self.agenda_id, outcome, int(raw)))
 
 
 class PredictModal(discord.ui.Modal):
@@ -105,14 +102,9 @@ class PredictModal(discord.ui.Modal):
         self.outcome = discord.ui.TextInput(label=t("agenda.modal.predict", locale)[:45], max_length=domain.MAX_NAME)
         self.add_item(self.outcome)
 
+    @reports_errors
     async def on_submit(self, interaction: discord.Interaction) -> None:
-        try:
-            async with lock_for(self.agenda_id):
-                reply = make_prediction(agenda_context(interaction), self.agenda_id, str(self.outcome.value))
-                await interaction.response.edit_message(**send_kwargs(agenda_reply_of(reply), message_view(reply)))
-            await interaction.followup.send(reply.ack, ephemeral=True)
-        except Exception as exc:  # noqa: BLE001
-            await report(interaction, exc)
+        await record(interaction, self.agenda_id, lambda ctx: make_prediction(ctx, self.agenda_id, str(self.outcome.value)))
 
 
 def agenda_reply_of(reply: AgendaReply):
@@ -134,33 +126,28 @@ class AgendaButton(discord.ui.DynamicItem[discord.ui.Button], template=_TEMPLATE
         index = int(match["index"]) if match["index"] is not None else None
         return cls(int(match["id"]), match["action"], index, item)
 
+    @reports_errors
     async def callback(self, interaction: discord.Interaction) -> None:
         loc = locale_of(interaction)
-        try:
-            ctx = agenda_context(interaction)
-            agenda = store(ctx).get(self.agenda_id)
-            if agenda is None or not agenda.open:
-                raise UserError(t("agenda.closed", loc, name=agenda.name if agenda else "?"))
-            if self.action == "abstain":
-                async with lock_for(self.agenda_id):
-                    reply = cast_vote(ctx, self.agenda_id, None, 0)
-                    await interaction.response.edit_message(**send_kwargs(agenda_reply_of(reply), message_view(reply)))
-                await interaction.followup.send(reply.ack, ephemeral=True)
-                return
-            if self.action == "predict":
-                await interaction.response.send_modal(PredictModal(self.agenda_id, loc))
-                return
-            if self.action == "planet":
-                outcome = None
-            else:
-                index = int(self.item.values[0]) if self.action == "pick" else self.index
-                if index is None or not 0 <= index < len(agenda.outcomes):
-                    raise UserError(t("agenda.unknown_outcome", loc, outcome=str(index), outcomes=", ".join(agenda.outcomes)))
-                outcome = agenda.outcomes[index]
-            store(ctx).voter(agenda, domain.Player(str(ctx.user_id), ctx.user_name), loc)  # refuse before the modal
-            await interaction.response.send_modal(VoteModal(self.agenda_id, outcome, loc))
-        except Exception as exc:  # noqa: BLE001
-            await report(interaction, exc)
+        ctx = agenda_context(interaction)
+        agenda = store(ctx).get(self.agenda_id)
+        if agenda is None or not agenda.open:
+            raise UserError(t("agenda.closed", loc, name=agenda.name if agenda else "?"))
+        if self.action == "abstain":
+            await record(interaction, self.agenda_id, lambda c: cast_vote(c, self.agenda_id, None, 0))
+            return
+        if self.action == "predict":
+            await interaction.response.send_modal(PredictModal(self.agenda_id, loc))
+            return
+        if self.action == "planet":
+            outcome = None
+        else:
+            index = int(self.item.values[0]) if self.action == "pick" else self.index
+            if index is None or not 0 <= index < len(agenda.outcomes):
+                raise UserError(t("agenda.unknown_outcome", loc, outcome=str(index), outcomes=", ".join(agenda.outcomes)))
+            outcome = agenda.outcomes[index]
+        store(ctx).voter(agenda, domain.Player(str(ctx.user_id), ctx.user_name), loc)  # refuse before the form
+        await interaction.response.send_modal(VoteModal(self.agenda_id, outcome, loc))
 
 
 @component_factory(_TEMPLATE)

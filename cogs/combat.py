@@ -12,7 +12,7 @@ from tabletop import commands as core
 from tabletop.combat_commands import roll_again
 
 from .rules import context
-from .ui import L, component_factory, show_answer
+from .ui import L, component_factory, reports_errors, show_answer
 
 Side = app_commands.Range[str, 1, 500]
 Mod = app_commands.Range[int, -10, 10]
@@ -30,6 +30,7 @@ class RollAgainButton(discord.ui.DynamicItem[discord.ui.Button], template=r"comb
     async def from_custom_id(cls, interaction, item, match: re.Match):
         return cls(int(match["id"]), item.label or "🎲")
 
+    @reports_errors
     async def callback(self, interaction: discord.Interaction) -> None:
         await show_answer(interaction, roll_again(context(interaction), self.roll_id))
 

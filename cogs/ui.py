@@ -50,6 +50,23 @@ def compendium_of(interaction: discord.Interaction):
     return interaction.client.compendium  # type: ignore[attr-defined]
 
 
+def reports_errors(callback):
+    """For button, menu and form callbacks, which the command tree's error handler does not see:
+    any failure is answered like a command's (ephemeral; an error id for the unexpected)."""
+
+    async def guarded(self, interaction: discord.Interaction, *args) -> None:
+        try:
+            await callback(self, interaction, *args)
+        except Exception as exc:  # noqa: BLE001 - every failure gets an answer
+            from .client import answer_error
+
+            await answer_error(interaction, exc)
+
+    guarded.__name__ = callback.__name__
+    guarded.__doc__ = callback.__doc__
+    return guarded
+
+
 def locale_of(interaction: discord.Interaction) -> str:
     return str(interaction.locale)
 
@@ -150,6 +167,7 @@ class OpenSectionButton(discord.ui.DynamicItem[discord.ui.Button], template=r"ru
     async def from_custom_id(cls, interaction, item, match: re.Match):
         return cls(match["game"], match["section"], item.label or "…")
 
+    @reports_errors
     async def callback(self, interaction: discord.Interaction) -> None:
         await open_from_component(interaction, self.game, self.section)
 
@@ -163,6 +181,7 @@ class OpenSectionSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"ru
     async def from_custom_id(cls, interaction, item, match: re.Match):
         return cls(match["game"], item)
 
+    @reports_errors
     async def callback(self, interaction: discord.Interaction) -> None:
         await open_from_component(interaction, self.game, self.item.values[0])
 
