@@ -98,44 +98,37 @@ async def game_autocomplete(interaction: discord.Interaction, current: str) -> l
         return []
 
 
+Query = app_commands.Range[str, 1, 200]
+Game = app_commands.Range[str, 1, 50]
+
+
+def query_options(command: str):
+    """The options /rule and /search share: localised names, descriptions, autocomplete."""
+
+    def apply(fn):
+        fn = app_commands.autocomplete(query=rule_autocomplete, game=game_autocomplete)(fn)
+        fn = app_commands.describe(
+            query=L(f"opt.{command}.query.desc"), game=L(f"opt.{command}.game.desc"), private=L(f"opt.{command}.private.desc")
+        )(fn)
+        return app_commands.rename(query=L("opt.query"), game=L("opt.game"), private=L("opt.private"))(fn)
+
+    return apply
+
+
 class RulesCog(commands.Cog):
     def __init__(self, bot: commands.Bot):
         self.bot = bot
         self.limiter = RateLimiter()
 
     @app_commands.command(name=L("cmd.rule"), description=L("cmd.rule.desc"))
-    @app_commands.rename(query=L("opt.query"), game=L("opt.game"), private=L("opt.private"))
-    @app_commands.describe(
-        query=L("opt.rule.query.desc"),
-        game=L("opt.rule.game.desc"),
-        private=L("opt.rule.private.desc"),
-    )
-    @app_commands.autocomplete(query=rule_autocomplete, game=game_autocomplete)
-    async def rule(
-        self,
-        interaction: discord.Interaction,
-        query: app_commands.Range[str, 1, 200],
-        game: app_commands.Range[str, 1, 50] | None = None,
-        private: bool = False,
-    ) -> None:
+    @query_options("rule")
+    async def rule(self, interaction: discord.Interaction, query: Query, game: Game | None = None, private: bool = False) -> None:
         answer = core.run(context(interaction), "rule", query=query, game=game)
         await show_answer(interaction, answer, ephemeral=private)
 
     @app_commands.command(name=L("cmd.search"), description=L("cmd.search.desc"))
-    @app_commands.rename(query=L("opt.query"), game=L("opt.game"), private=L("opt.private"))
-    @app_commands.describe(
-        query=L("opt.search.query.desc"),
-        game=L("opt.search.game.desc"),
-        private=L("opt.search.private.desc"),
-    )
-    @app_commands.autocomplete(query=rule_autocomplete, game=game_autocomplete)
-    async def search(
-        self,
-        interaction: discord.Interaction,
-        query: app_commands.Range[str, 1, 200],
-        game: app_commands.Range[str, 1, 50] | None = None,
-        private: bool = False,
-    ) -> None:
+    @query_options("search")
+    async def search(self, interaction: discord.Interaction, query: Query, game: Game | None = None, private: bool = False) -> None:
         reply = core.run(context(interaction), "search", query=query, game=game, private=private)
         view = discord.ui.View(timeout=None)
         add_components(view, reply)
@@ -154,7 +147,7 @@ class RulesCog(commands.Cog):
         self,
         interaction: discord.Interaction,
         chat: bool | None = None,
-        game: app_commands.Range[str, 1, 50] | None = None,
+        game: Game | None = None,
     ) -> None:
         reply = core.run(context(interaction), "settings", chat=chat, game=game)
         await interaction.response.send_message(**send_kwargs(reply), ephemeral=True)
