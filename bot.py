@@ -71,9 +71,14 @@ def cmd_search(args) -> int:
             results = comp.search.search(q, args.game, limit=args.limit)
             print(json.dumps({"query": q, "results": [r.as_dict() for r in results]}, ensure_ascii=False))
             continue
+        try:
+            answers.check_query(q, args.locale)
+        except answers.UserError as exc:
+            print(exc.message)
+            continue
         results = comp.search.search(q, args.game, limit=args.limit)
         if not results:
-            print(f"{q}: " + answers.t("no_result", args.locale, query=q))
+            print(answers.t("no_result", args.locale, query=q))
         for i, r in enumerate(results, 1):
             print(f"{i:>2}. {answers.result_label(comp, r)}  [{r.how} {r.score:.1f}]")
     return 0

@@ -274,6 +274,8 @@ def chat_answer(compendium: Compendium, query: str, game: str = "ti4", locale="k
 
 __all__ = [
     "UserError",
+    "check_query",
+    "t",
     "RuleAnswer",
     "lookup",
     "open_section",
