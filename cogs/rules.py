@@ -12,6 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from tabletop import answers, commands as core
+from tabletop.compendium import DEFAULT_GAME
 from tabletop.i18n import t
 from tabletop.render import truncate_label
 
@@ -183,7 +184,7 @@ class RulesCog(commands.Cog):
             if wait > CHAT_WINDOW - 1:  # tell them once per flood, then stay quiet
                 await message.reply(t("error.rate_limited", locale, seconds=int(wait) + 1), mention_author=False, delete_after=10)
             return
-        game = state.get_setting(guild_id, "game", "ti4")
+        game = state.get_setting(guild_id, "game", DEFAULT_GAME)
         try:
             reply = answers.chat_answer(self.bot.compendium, query, game, locale)  # type: ignore[attr-defined]
         except answers.UserError as exc:

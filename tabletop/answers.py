@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .compendium import Compendium, RelatedTopic
+from .compendium import DEFAULT_GAME, Compendium, RelatedTopic
 from .errors import UserError
 from .i18n import t
 from .packs import Rule, Section
@@ -48,7 +48,7 @@ def check_query(query: str | None, locale) -> str:
 
 
 def check_game(compendium: Compendium, game: str | None, locale) -> str:
-    game = (game or "ti4").strip().lower()
+    game = (game or DEFAULT_GAME).strip().lower()
     if game not in compendium.packs:
         names = ", ".join(f"{p.id} ({p.name(str(locale))})" for p in compendium.packs.values())
         raise UserError(t("unknown_game", locale, game=game[:50], games=names))

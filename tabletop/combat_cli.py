@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 
-from .combat_commands import fight
+from .combat_commands import fight, unit_book
 from .dice import parse_seed, roll_expression
 from .errors import UserError
 from .combat_report import battle_pages, roll_pages
@@ -55,7 +55,7 @@ def add_parsers(sub, run_combat, run_roll) -> None:
 def _book() -> UnitBook:
     from .compendium import Compendium
 
-    return UnitBook(Compendium.open().unit_rows("ti4"))
+    return unit_book(Compendium.open())
 
 
 def main(args) -> int:

@@ -21,8 +21,8 @@ MOD = dict(kind="int", min_value=-combat.MAX_MODIFIER, max_value=combat.MAX_MODI
 SEED = Option("seed", max_length=20)
 
 
-def unit_book(ctx: Context) -> UnitBook:
-    return UnitBook(ctx.compendium.unit_rows(GAME))
+def unit_book(compendium) -> UnitBook:
+    return UnitBook(compendium.unit_rows(GAME))
 
 
 def fight(kind: str, options: dict, book: UnitBook, seed: int, locale="ko") -> combat.Battle:
@@ -55,7 +55,7 @@ def fight(kind: str, options: dict, book: UnitBook, seed: int, locale="ko") -> c
 
 def _battle(ctx: Context, kind: str, options: dict, seed):
     seed = parse_seed(seed, ctx.locale)
-    battle = fight(kind, options, unit_book(ctx), seed, ctx.locale)
+    battle = fight(kind, options, unit_book(ctx.compendium), seed, ctx.locale)
     again = log_roll(ctx, f"combat {kind}", options, seed, f"{battle.winner or ''} {battle.control or ''}".strip())
     return battle_pages(battle, ctx.locale, again_id=again)
 

@@ -11,7 +11,7 @@ from typing import Callable
 
 from . import answers
 from .answers import UserError
-from .compendium import Compendium
+from .compendium import DEFAULT_GAME, Compendium
 from .i18n import t
 from .render import Embed, Paged, Reply
 from .state import StateDB
@@ -35,7 +35,7 @@ class Context:
     def default_game(self) -> str:
         if self.game:
             return self.game
-        return self.state.get_setting(self.guild_id, "game", "ti4") or "ti4"
+        return self.state.get_setting(self.guild_id, "game", DEFAULT_GAME) or DEFAULT_GAME
 
 
 @dataclass(frozen=True)
@@ -189,7 +189,7 @@ def settings(ctx: Context, chat: bool | None = None, game: str | None = None):
         lines.append(t("settings.chat", ctx.locale, state=t("settings.on" if chat else "settings.off", ctx.locale)))
     if not lines:
         current = ctx.state.get_setting(ctx.guild_id, "chat", "on")
-        game_id = ctx.state.get_setting(ctx.guild_id, "game", "ti4")
+        game_id = ctx.state.get_setting(ctx.guild_id, "game", DEFAULT_GAME)
         lines.append(t("settings.show", ctx.locale, chat=current, game=game_id))
     return Reply(embeds=[Embed(description="\n".join(lines))], ephemeral=True)
 

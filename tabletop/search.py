@@ -265,10 +265,6 @@ class SearchEngine:
                 offer(sid, contained[sid] + text_part + index.prior[sid], fts_rule, "contains")
             elif coverage >= 0.6:
                 offer(sid, 20 + text_part + index.prior[sid], fts_rule, "text")
-        # a name match found earlier still wants the rule the rest of the question points to
-        for sid, entry in best.items():
-            if entry[1] is None and entry[2] in ("exact", "fuzzy") and sid in fts and len(wanted) > 1:
-                entry[1] = fts[sid][1] if len(qkey) > len(text.key(self.compendium.section(index.pack.id, sid).title)) + 1 else None
 
     @staticmethod
     def _without_junctions(index: _PackIndex, wanted: list[str]) -> list[str]:

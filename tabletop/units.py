@@ -13,7 +13,7 @@ from rapidfuzz import fuzz, process
 
 from . import text
 from .errors import UserError
-from .i18n import lang
+from .i18n import lang, t
 
 MAX_UNITS_PER_SIDE = 100
 MAX_COMBAT_VALUE = 10
@@ -156,8 +156,6 @@ _ITEM_RE = re.compile(
 
 def parse_side(spec: str, book: UnitBook, locale="ko", field_name: str = "units") -> Side:
     """A side from "3 infantry, 1 mech, sardakk"; UserError for anything it cannot use."""
-    from .i18n import t
-
     spec = (spec or "").strip()
     if not spec:
         raise UserError(t("combat.empty_side", locale, field=field_name))
@@ -221,8 +219,6 @@ def parse_side(spec: str, book: UnitBook, locale="ko", field_name: str = "units"
 
 def parse_order(spec: str | None, book: UnitBook, locale="ko") -> list[str]:
     """A hit order such as "mech, infantry": unit ids to lose first, in that order."""
-    from .i18n import t
-
     out = []
     for raw in re.split(r"[,，、;>]", spec or ""):
         name = raw.strip()
