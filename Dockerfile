@@ -7,8 +7,8 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     STATE_DB=/app/state/state.db
 
 WORKDIR /app
-COPY requirements.txt .
-RUN pip install --no-cache-dir -r requirements.txt
+COPY requirements.txt constraints.txt ./
+RUN pip install --no-cache-dir -r requirements.txt -c constraints.txt
 
 COPY . .
 # The rules database is built into the image; live state goes to a volume.

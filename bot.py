@@ -1,17 +1,18 @@
 #!/usr/bin/env python3
 """TI4 rules bot: entry point and command line.
 
-  python bot.py                 start the Discord bot (DISCORD_TOKEN), same as `run`
-  python bot.py console         offline console speaking the bot's commands
-  python bot.py rule 79.1       print a rules section, the matched rule marked
-  python bot.py search 폭격     ranked search results (--json, - for stdin)
-  python bot.py build           rebuild the rules database from rules/*.yaml
-  python bot.py eval FILE       search quality on a query file
-  python bot.py render QUERY    the exact Discord payloads for /rule QUERY
-  python bot.py commands        the application-command payloads the bot would sync
-  python bot.py sync            sync application commands with Discord
-  python bot.py combat …        combat dice (ground, bombard, invade); `roll` for plain dice
+python bot.py                 start the Discord bot (DISCORD_TOKEN), same as `run`
+python bot.py console         offline console speaking the bot's commands
+python bot.py rule 79.1       print a rules section, the matched rule marked
+python bot.py search 폭격     ranked search results (--json, - for stdin)
+python bot.py build           rebuild the rules database from rules/*.yaml
+python bot.py eval FILE       search quality on a query file
+python bot.py render QUERY    the exact Discord payloads for /rule QUERY
+python bot.py commands        the application-command payloads the bot would sync
+python bot.py sync            sync application commands with Discord
+python bot.py combat …        combat dice (ground, bombard, invade); `roll` for plain dice
 """
+
 from __future__ import annotations
 
 import argparse
@@ -21,20 +22,21 @@ import os
 import sys
 from pathlib import Path
 
-from tabletop import answers, ruledb
-from tabletop.packs import PackError
+from tabletop import features
+from tabletop.rules import answers, ruledb
+from tabletop.rules.packs import PackError
 
 EXIT_USAGE = 2
 
 
 def _compendium():
-    from tabletop.compendium import Compendium
+    from tabletop.rules.compendium import Compendium
 
     return Compendium.open()
 
 
 def _state(path: str | None = None):
-    from tabletop.state import StateDB
+    from tabletop.frontend.state import StateDB
 
     return StateDB(path)
 
@@ -85,7 +87,7 @@ def cmd_search(args) -> int:
 
 
 def cmd_console(args) -> int:
-    from tabletop import console
+    from tabletop.frontend import console
 
     if args.state:
         os.environ["STATE_DB"] = args.state
@@ -93,7 +95,7 @@ def cmd_console(args) -> int:
 
 
 def cmd_eval(args) -> int:
-    from tabletop import evaluation
+    from tabletop.rules import evaluation
 
     comp = _compendium()
     result = evaluation.evaluate(comp, evaluation.load_queries(Path(args.file)), args.game)
@@ -165,21 +167,19 @@ def cmd_sync(args) -> int:
 
 
 def cmd_combat(args) -> int:
-    from tabletop import combat_cli
+    from tabletop.combat import cli as combat_cli
 
     return combat_cli.main(args)
 
 
 def cmd_roll(args) -> int:
-    from tabletop import combat_cli
+    from tabletop.combat import cli as combat_cli
 
     return combat_cli.roll_main(args)
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="bot.py", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    p = argparse.ArgumentParser(prog="bot.py", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--verbose", "-v", action="store_true", help="log debug output")
     sub = p.add_subparsers(dest="command")
 
@@ -226,13 +226,14 @@ def parser() -> argparse.ArgumentParser:
     sp = sub.add_parser("sync", help="sync application commands with Discord (deliberately, not on start)")
     sp.add_argument("--guild", type=int, help="sync to one server only (instant), instead of globally")
     sp.set_defaults(func=cmd_sync)
-    from tabletop import combat_cli
+    from tabletop.combat import cli as combat_cli
 
     combat_cli.add_parsers(sub, cmd_combat, cmd_roll)
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
+    features.load()
     args = parser().parse_args(argv)
     logging.basicConfig(
         level=logging.DEBUG if args.verbose else logging.INFO,

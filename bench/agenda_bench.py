@@ -8,6 +8,7 @@ and renders an agenda message with 8 players. Baseline in the same run: one bare
 INSERT per commit into a plain SQLite table, the floor any durable ballot pays.
 Target: a ballot recorded in under 5 ms at p99, far inside Discord's 3-second deadline.
 """
+
 from __future__ import annotations
 
 import random
@@ -20,9 +21,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tabletop.agenda import AgendaStore, Player  # noqa: E402
-from tabletop.agenda_view import agenda_reply  # noqa: E402
-from tabletop.state import StateDB  # noqa: E402
+from tabletop.agenda.store import AgendaStore, Player  # noqa: E402
+from tabletop.agenda.view import agenda_reply  # noqa: E402
+from tabletop.frontend.state import StateDB  # noqa: E402
 
 
 def pct(samples, q):

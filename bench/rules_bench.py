@@ -9,6 +9,7 @@ rule's text); autocomplete on prefixes; the console's time to first answer and p
 Targets: build < 1 s, lookup < 1 ms, search p99 < 2 ms, autocomplete < 5 ms, console first
 answer < 1 s, peak memory < 150 MB.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -28,8 +29,8 @@ sys.path.insert(0, str(ROOT))
 import yaml  # noqa: E402
 from rapidfuzz import fuzz  # noqa: E402
 
-from tabletop import ruledb  # noqa: E402
-from tabletop.compendium import Compendium  # noqa: E402
+from tabletop.rules import ruledb  # noqa: E402
+from tabletop.rules.compendium import Compendium  # noqa: E402
 
 
 def timed(fn, items, repeat):
@@ -98,7 +99,11 @@ def main() -> int:
     start = time.perf_counter()
     proc = subprocess.Popen(
         [sys.executable, str(ROOT / "bot.py"), "console"],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
     )
     proc.stdin.write("/rule 79.1\n")
     proc.stdin.flush()

@@ -5,23 +5,25 @@ The ballot is committed by the core before the player is told it was accepted. T
 the agenda id in their custom_id (DynamicItem), so after a restart the next click just works. A
 lock per agenda keeps the message right when several players click at once.
 """
+
 from __future__ import annotations
 
 import asyncio
 import logging
 import re
+from typing import cast
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from tabletop import agenda as domain
-from tabletop import commands as core
-from tabletop.agenda_commands import AgendaReply, cast_vote, make_prediction, store
-from tabletop.agenda_view import agenda_reply
+from tabletop.agenda import store as domain
+from tabletop.agenda.commands import AgendaReply, cast_vote, make_prediction, store
+from tabletop.agenda.view import agenda_reply
 from tabletop.errors import UserError
-from tabletop.i18n import t
-from tabletop.render import Select
+from tabletop.frontend import commands as core
+from tabletop.frontend.i18n import t
+from tabletop.frontend.render import Select
 
 from .rules import context
 from .ui import L, add_components, component_factory, locale_of, plain_button, plain_select, reports_errors, send_kwargs
@@ -54,12 +56,14 @@ def message_view(reply) -> discord.ui.View:
 
 async def refresh_message(interaction: discord.Interaction, reply: AgendaReply) -> None:
     """Re-render the agenda's message from the database (never from a stale copy)."""
-    agenda = store(agenda_context(interaction)).get(reply.agenda_id)
-    if agenda is None or not agenda.message_id or interaction.channel is None:
+    # text channels, threads and DMs can fetch a message by id; forums and categories cannot
+    partial_message = getattr(interaction.channel, "get_partial_message", None)
+    agenda = store(agenda_context(interaction)).get(reply.agenda_id) if reply.agenda_id is not None else None
+    if agenda is None or not agenda.message_id or partial_message is None:
         return
     fresh = agenda_reply(agenda)
     try:
-        await interaction.channel.get_partial_message(int(agenda.message_id)).edit(**send_kwargs(fresh, message_view(fresh)))
+        await partial_message(int(agenda.message_id)).edit(**send_kwargs(fresh, message_view(fresh)))
     except discord.HTTPException:
         log.warning("agenda %s: could not edit its message %s", agenda.id, agenda.message_id, exc_info=True)
 
@@ -77,13 +81,17 @@ class VoteModal(discord.ui.Modal):
     """How many votes (and, for a planet election, which planet)."""
 
     def __init__(self, agenda_id: int, outcome: str | None, locale: str):
-        super().__init__(title=t("agenda.modal.title", locale, outcome=outcome or "🪐")[:45], custom_id=f"agenda:{agenda_id}:modal")
+        super().__init__(
+            title=t("agenda.modal.title", locale, outcome=outcome or "🪐")[:45], custom_id=f"agenda:{agenda_id}:modal"
+        )
         self.agenda_id, self.outcome = agenda_id, outcome
-        self.planet = None
+        self.planet: discord.ui.TextInput | None = None
         if outcome is None:
             self.planet = discord.ui.TextInput(label=t("agenda.modal.planet", locale)[:45], max_length=domain.MAX_NAME)
             self.add_item(self.planet)
-        self.votes = discord.ui.TextInput(label=t("agenda.modal.votes", locale)[:45], max_length=3, placeholder="0-999")
+        self.votes: discord.ui.TextInput = discord.ui.TextInput(
+            label=t("agenda.modal.votes", locale)[:45], max_length=3, placeholder="0-999"
+        )
         self.add_item(self.votes)
 
     @reports_errors
@@ -99,7 +107,9 @@ class PredictModal(discord.ui.Modal):
     def __init__(self, agenda_id: int, locale: str):
         super().__init__(title=t("agenda.button.predict", locale)[:45], custom_id=f"agenda:{agenda_id}:predict-modal")
         self.agenda_id = agenda_id
-        self.outcome = discord.ui.TextInput(label=t("agenda.modal.predict", locale)[:45], max_length=domain.MAX_NAME)
+        self.outcome: discord.ui.TextInput = discord.ui.TextInput(
+            label=t("agenda.modal.predict", locale)[:45], max_length=domain.MAX_NAME
+        )
         self.add_item(self.outcome)
 
     @reports_errors
@@ -118,7 +128,7 @@ _TEMPLATE = r"agenda:(?P<id>\d+):(?P<action>vote|pick|planet|abstain|predict)(?:
 class AgendaButton(discord.ui.DynamicItem[discord.ui.Button], template=_TEMPLATE):
     def __init__(self, agenda_id: int, action: str, index: int | None = None, item: discord.ui.Item | None = None):
         custom_id = f"agenda:{agenda_id}:{action}" + (f":{index}" if index is not None else "")
-        super().__init__(item or discord.ui.Button(label=action, custom_id=custom_id))
+        super().__init__(cast(discord.ui.Button, item or discord.ui.Button(label=action, custom_id=custom_id)))
         self.agenda_id, self.action, self.index = agenda_id, action, index
 
     @classmethod
@@ -142,7 +152,7 @@ class AgendaButton(discord.ui.DynamicItem[discord.ui.Button], template=_TEMPLATE
         if self.action == "planet":
             outcome = None
         else:
-            index = int(self.item.values[0]) if self.action == "pick" else self.index
+            index = int(getattr(self.item, "values", ["-1"])[0]) if self.action == "pick" else self.index
             if index is None or not 0 <= index < len(agenda.outcomes):
                 raise UserError(t("agenda.unknown_outcome", loc, outcome=str(index), outcomes=", ".join(agenda.outcomes)))
             outcome = agenda.outcomes[index]
@@ -153,6 +163,8 @@ class AgendaButton(discord.ui.DynamicItem[discord.ui.Button], template=_TEMPLATE
 @component_factory(_TEMPLATE)
 def _factory(component):
     m = re.fullmatch(_TEMPLATE, component.custom_id)
+    if m is None:
+        raise ValueError(component.custom_id)
     index = int(m["index"]) if m["index"] is not None else None
     item = plain_select(component) if isinstance(component, Select) else plain_button(component)
     return AgendaButton(int(m["id"]), m["action"], index, item)
@@ -174,24 +186,39 @@ class AgendaCog(commands.Cog):
 
     @agenda.command(name=L("cmd.agenda.start"), description=L("cmd.agenda.start.desc"))
     @app_commands.rename(
-        name=L("opt.name"), outcomes=L("opt.outcomes"), type=L("opt.type"), kind=L("opt.kind"),
-        speaker=L("opt.speaker"), players=L("opt.players"),
+        name=L("opt.name"),
+        outcomes=L("opt.outcomes"),
+        type=L("opt.type"),
+        kind=L("opt.kind"),
+        speaker=L("opt.speaker"),
+        players=L("opt.players"),
     )
     @app_commands.describe(
-        name=L("opt.agenda.name.desc"), outcomes=L("opt.agenda.outcomes.desc"), type=L("opt.agenda.type.desc"),
-        kind=L("opt.agenda.kind.desc"), speaker=L("opt.agenda.speaker.desc"), players=L("opt.agenda.players.desc"),
+        name=L("opt.agenda.name.desc"),
+        outcomes=L("opt.agenda.outcomes.desc"),
+        type=L("opt.agenda.type.desc"),
+        kind=L("opt.agenda.kind.desc"),
+        speaker=L("opt.agenda.speaker.desc"),
+        players=L("opt.agenda.players.desc"),
     )
     @app_commands.choices(
         type=[app_commands.Choice(name=L(f"choice.type.{x}"), value=x) for x in domain.TYPES],
         kind=[app_commands.Choice(name=L(f"choice.kind.{x}"), value=x) for x in domain.KINDS],
     )
     async def start(
-        self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 100],
-        outcomes: app_commands.Range[str, 1, 1500] | None = None, type: str | None = None, kind: str | None = None,
-        speaker: app_commands.Range[str, 1, 100] | None = None, players: app_commands.Range[str, 1, 600] | None = None,
+        self,
+        interaction: discord.Interaction,
+        name: app_commands.Range[str, 1, 100],
+        outcomes: app_commands.Range[str, 1, 1500] | None = None,
+        type: str | None = None,
+        kind: str | None = None,
+        speaker: app_commands.Range[str, 1, 100] | None = None,
+        players: app_commands.Range[str, 1, 600] | None = None,
     ) -> None:
         ctx = agenda_context(interaction)
-        reply = core.run(ctx, "agenda start", name=name, outcomes=outcomes, type=type, kind=kind, speaker=speaker, players=players)
+        reply = core.run(
+            ctx, "agenda start", name=name, outcomes=outcomes, type=type, kind=kind, speaker=speaker, players=players
+        )
         await interaction.response.send_message(**send_kwargs(reply, message_view(reply)))
         message = await interaction.original_response()
         store(ctx).set_message(reply.agenda_id, str(message.id))
@@ -199,7 +226,9 @@ class AgendaCog(commands.Cog):
     @agenda.command(name=L("cmd.agenda.vote"), description=L("cmd.agenda.vote.desc"))
     @app_commands.rename(outcome=L("opt.outcome"), votes=L("opt.votes"))
     @app_commands.describe(outcome=L("opt.agenda.outcome.desc"), votes=L("opt.agenda.votes.desc"))
-    async def vote(self, interaction: discord.Interaction, outcome: app_commands.Range[str, 1, 100], votes: app_commands.Range[int, 0, 999]) -> None:
+    async def vote(
+        self, interaction: discord.Interaction, outcome: app_commands.Range[str, 1, 100], votes: app_commands.Range[int, 0, 999]
+    ) -> None:
         await self._act(interaction, "agenda vote", outcome=outcome, votes=votes)
 
     @agenda.command(name=L("cmd.agenda.abstain"), description=L("cmd.agenda.abstain.desc"))

@@ -1,5 +1,6 @@
 """Combat dice on Discord: /combat ground|bombard|invade and /roll, with a persistent
 "roll again" button. Thin: the core parses the sides, rolls, logs and lays out the pages."""
+
 from __future__ import annotations
 
 import re
@@ -8,8 +9,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from tabletop import commands as core
-from tabletop.combat_commands import roll_again
+from tabletop.combat.commands import roll_again
+from tabletop.frontend import commands as core
 
 from .rules import context
 from .ui import L, component_factory, reports_errors, show_answer
@@ -48,30 +49,53 @@ class CombatCog(commands.Cog):
 
     @combat.command(name=L("cmd.combat.ground"), description=L("cmd.combat.ground.desc"))
     @app_commands.rename(
-        attacker=L("opt.attacker"), defender=L("opt.defender"), attacker_mod=L("opt.attacker_mod"),
-        defender_mod=L("opt.defender_mod"), attacker_order=L("opt.attacker_order"),
-        defender_order=L("opt.defender_order"), seed=L("opt.seed"),
+        attacker=L("opt.attacker"),
+        defender=L("opt.defender"),
+        attacker_mod=L("opt.attacker_mod"),
+        defender_mod=L("opt.defender_mod"),
+        attacker_order=L("opt.attacker_order"),
+        defender_order=L("opt.defender_order"),
+        seed=L("opt.seed"),
     )
     @app_commands.describe(
-        attacker=L("opt.combat.side.desc"), defender=L("opt.combat.side.desc"), attacker_mod=L("opt.combat.mod.desc"),
-        defender_mod=L("opt.combat.mod.desc"), attacker_order=L("opt.combat.order.desc"),
-        defender_order=L("opt.combat.order.desc"), seed=L("opt.seed.desc"),
+        attacker=L("opt.combat.side.desc"),
+        defender=L("opt.combat.side.desc"),
+        attacker_mod=L("opt.combat.mod.desc"),
+        defender_mod=L("opt.combat.mod.desc"),
+        attacker_order=L("opt.combat.order.desc"),
+        defender_order=L("opt.combat.order.desc"),
+        seed=L("opt.seed.desc"),
     )
     async def ground(
-        self, interaction: discord.Interaction, attacker: Side, defender: Side, attacker_mod: Mod | None = None,
-        defender_mod: Mod | None = None, attacker_order: app_commands.Range[str, 1, 200] | None = None,
-        defender_order: app_commands.Range[str, 1, 200] | None = None, seed: Seed | None = None,
+        self,
+        interaction: discord.Interaction,
+        attacker: Side,
+        defender: Side,
+        attacker_mod: Mod | None = None,
+        defender_mod: Mod | None = None,
+        attacker_order: app_commands.Range[str, 1, 200] | None = None,
+        defender_order: app_commands.Range[str, 1, 200] | None = None,
+        seed: Seed | None = None,
     ) -> None:
         paged = core.run(
-            context(interaction), "combat ground", attacker=attacker, defender=defender, attacker_mod=attacker_mod,
-            defender_mod=defender_mod, attacker_order=attacker_order, defender_order=defender_order, seed=seed,
+            context(interaction),
+            "combat ground",
+            attacker=attacker,
+            defender=defender,
+            attacker_mod=attacker_mod,
+            defender_mod=defender_mod,
+            attacker_order=attacker_order,
+            defender_order=defender_order,
+            seed=seed,
         )
         await show_answer(interaction, paged)
 
     @combat.command(name=L("cmd.combat.bombard"), description=L("cmd.combat.bombard.desc"))
     @app_commands.rename(units=L("opt.units"), target=L("opt.target"), shield=L("opt.shield"), seed=L("opt.seed"))
     @app_commands.describe(
-        units=L("opt.combat.units.desc"), target=L("opt.combat.target.desc"), shield=L("opt.combat.shield.desc"),
+        units=L("opt.combat.units.desc"),
+        target=L("opt.combat.target.desc"),
+        shield=L("opt.combat.shield.desc"),
         seed=L("opt.seed.desc"),
     )
     async def bombard(
@@ -82,28 +106,57 @@ class CombatCog(commands.Cog):
 
     @combat.command(name=L("cmd.combat.invade"), description=L("cmd.combat.invade.desc"))
     @app_commands.rename(
-        ships=L("opt.ships"), landing=L("opt.landing"), defender=L("opt.defender"), pds=L("opt.pds"),
-        shield=L("opt.shield"), attacker_mod=L("opt.attacker_mod"), defender_mod=L("opt.defender_mod"), seed=L("opt.seed"),
+        ships=L("opt.ships"),
+        landing=L("opt.landing"),
+        defender=L("opt.defender"),
+        pds=L("opt.pds"),
+        shield=L("opt.shield"),
+        attacker_mod=L("opt.attacker_mod"),
+        defender_mod=L("opt.defender_mod"),
+        seed=L("opt.seed"),
     )
     @app_commands.describe(
-        ships=L("opt.combat.ships.desc"), landing=L("opt.combat.landing.desc"), defender=L("opt.combat.defender.desc"),
-        pds=L("opt.combat.pds.desc"), shield=L("opt.combat.shield.desc"), attacker_mod=L("opt.combat.mod.desc"),
-        defender_mod=L("opt.combat.mod.desc"), seed=L("opt.seed.desc"),
+        ships=L("opt.combat.ships.desc"),
+        landing=L("opt.combat.landing.desc"),
+        defender=L("opt.combat.defender.desc"),
+        pds=L("opt.combat.pds.desc"),
+        shield=L("opt.combat.shield.desc"),
+        attacker_mod=L("opt.combat.mod.desc"),
+        defender_mod=L("opt.combat.mod.desc"),
+        seed=L("opt.seed.desc"),
     )
     async def invade(
-        self, interaction: discord.Interaction, ships: Side, landing: Side, defender: Side, pds: Side | None = None,
-        shield: bool | None = None, attacker_mod: Mod | None = None, defender_mod: Mod | None = None, seed: Seed | None = None,
+        self,
+        interaction: discord.Interaction,
+        ships: Side,
+        landing: Side,
+        defender: Side,
+        pds: Side | None = None,
+        shield: bool | None = None,
+        attacker_mod: Mod | None = None,
+        defender_mod: Mod | None = None,
+        seed: Seed | None = None,
     ) -> None:
         paged = core.run(
-            context(interaction), "combat invade", ships=ships, landing=landing, defender=defender, pds=pds,
-            shield=shield, attacker_mod=attacker_mod, defender_mod=defender_mod, seed=seed,
+            context(interaction),
+            "combat invade",
+            ships=ships,
+            landing=landing,
+            defender=defender,
+            pds=pds,
+            shield=shield,
+            attacker_mod=attacker_mod,
+            defender_mod=defender_mod,
+            seed=seed,
         )
         await show_answer(interaction, paged)
 
     @app_commands.command(name=L("cmd.roll"), description=L("cmd.roll.desc"))
     @app_commands.rename(dice=L("opt.dice"), seed=L("opt.seed"))
     @app_commands.describe(dice=L("opt.roll.dice.desc"), seed=L("opt.seed.desc"))
-    async def roll(self, interaction: discord.Interaction, dice: app_commands.Range[str, 1, 50], seed: Seed | None = None) -> None:
+    async def roll(
+        self, interaction: discord.Interaction, dice: app_commands.Range[str, 1, 50], seed: Seed | None = None
+    ) -> None:
         await show_answer(interaction, core.run(context(interaction), "roll", dice=dice, seed=seed))
 
 

@@ -1,11 +1,12 @@
 """Galaxy Trucker dice on Discord: /gt meteor and /gt sabotage. Thin: the core rolls and lays out."""
+
 from __future__ import annotations
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from tabletop import commands as core
+from tabletop.frontend import commands as core
 
 from .rules import context
 from .ui import L, show_answer

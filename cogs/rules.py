@@ -2,6 +2,7 @@
 
 Thin: parse the interaction, call the core (tabletop.commands / answers), show the pages.
 """
+
 from __future__ import annotations
 
 import logging
@@ -11,10 +12,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from tabletop import answers, commands as core
-from tabletop.compendium import DEFAULT_GAME
-from tabletop.i18n import t
-from tabletop.render import truncate_label
+from tabletop.frontend import commands as core
+from tabletop.frontend.i18n import t
+from tabletop.frontend.render import truncate_label
+from tabletop.rules import answers
+from tabletop.rules.compendium import DEFAULT_GAME
 
 from .ui import L, Pager, add_components, locale_of, send_kwargs, show_answer
 
@@ -70,7 +72,7 @@ async def rule_autocomplete(interaction: discord.Interaction, current: str) -> l
             return []
         choices, seen = [], set()
         for r in ctx.compendium.search.suggest(current or "", game, limit=AUTOCOMPLETE_MAX):
-            section = ctx.compendium.section(game, r.section)
+            section = ctx.compendium.known_section(game, r.section)
             value = r.rule or str(section.number)  # numbers find their section again in every pack
             if value in seen:
                 continue
@@ -129,7 +131,9 @@ class RulesCog(commands.Cog):
 
     @app_commands.command(name=L("cmd.search"), description=L("cmd.search.desc"))
     @query_options("search")
-    async def search(self, interaction: discord.Interaction, query: Query, game: Game | None = None, private: bool = False) -> None:
+    async def search(
+        self, interaction: discord.Interaction, query: Query, game: Game | None = None, private: bool = False
+    ) -> None:
         reply = core.run(context(interaction), "search", query=query, game=game, private=private)
         view = discord.ui.View(timeout=None)
         add_components(view, reply)

@@ -4,17 +4,20 @@ Paging buttons live in a view bound to the person who asked (others get a short 
 note) and disappear when the view times out. Buttons that open a section carry the game and
 section in their custom_id (DynamicItem), so they keep working after a restart.
 """
+
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
-from typing import Awaitable, Callable
+from collections.abc import Awaitable, Callable
 
 import discord
 
-from tabletop import answers
-from tabletop.i18n import command_text, t
-from tabletop.render import Button, Paged, Reply, Select
+from cogs.errors import answer_error
+from tabletop.frontend.i18n import command_text, t
+from tabletop.frontend.render import Button, Paged, Reply, Select
+from tabletop.rules import answers
 
 log = logging.getLogger(__name__)
 
@@ -58,8 +61,6 @@ def reports_errors(callback):
         try:
             await callback(self, interaction, *args)
         except Exception as exc:  # noqa: BLE001 - every failure gets an answer
-            from .client import answer_error
-
             await answer_error(interaction, exc)
 
     guarded.__name__ = callback.__name__
@@ -112,7 +113,9 @@ def plain_select(component: Select) -> discord.ui.Select:
     return discord.ui.Select(
         custom_id=component.custom_id,
         placeholder=component.placeholder,
-        options=[discord.SelectOption(label=o.label, value=o.value, description=o.description or None) for o in component.options],
+        options=[
+            discord.SelectOption(label=o.label, value=o.value, description=o.description or None) for o in component.options
+        ],
     )
 
 
@@ -156,7 +159,9 @@ async def open_from_component(interaction: discord.Interaction, game: str, value
         await show_answer(interaction, answer, ephemeral=True)
 
 
-class OpenSectionButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rule:open:(?P<game>[a-z0-9-]+):(?P<section>[a-z0-9-]+)"):
+class OpenSectionButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"rule:open:(?P<game>[a-z0-9-]+):(?P<section>[a-z0-9-]+)"
+):
     def __init__(self, game: str, section: str, label: str = "…") -> None:
         super().__init__(
             discord.ui.Button(label=label, style=discord.ButtonStyle.primary, custom_id=f"rule:open:{game}:{section}")
@@ -219,13 +224,11 @@ class AuthorOnlyView(discord.ui.View):
 
     async def on_timeout(self) -> None:
         if self.message is not None:
-            try:
+            with contextlib.suppress(discord.HTTPException):  # deleted, or an expired ephemeral message
                 await self.message.edit(view=None)
-            except discord.HTTPException:  # deleted, or an expired ephemeral message
-                pass
 
     async def on_error(self, interaction: discord.Interaction, error: Exception, item) -> None:
-        await interaction.client.tree.on_error(interaction, error)  # type: ignore[arg-type]
+        await answer_error(interaction, error)
 
 
 class Pager(AuthorOnlyView):
@@ -236,7 +239,7 @@ class Pager(AuthorOnlyView):
         self.answer = answer
         self.page = answer.start
 
-    def refresh(self) -> "Pager":
+    def refresh(self) -> Pager:
         self.clear_items()
         reply = self.answer.reply(self.page)
         for row_index, row in enumerate(reply.rows):
@@ -244,7 +247,7 @@ class Pager(AuthorOnlyView):
                 if component.custom_id in ("page:prev", "page:next"):
                     button = plain_button(component)
                     button.row = row_index
-                    button.callback = self._turn(-1 if component.custom_id == "page:prev" else 1)
+                    button.callback = self._turn(-1 if component.custom_id == "page:prev" else 1)  # type: ignore[method-assign,assignment]
                     self.add_item(button)
                 else:
                     item = item_for(component, row_index)
@@ -261,7 +264,7 @@ class Pager(AuthorOnlyView):
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         # other buttons (related topics, roll again) are for everyone; only paging is the asker's
-        custom_id = (interaction.data or {}).get("custom_id", "")
+        custom_id = dict(interaction.data or {}).get("custom_id", "")
         if custom_id not in ("page:prev", "page:next"):
             return True
         return await super().interaction_check(interaction)

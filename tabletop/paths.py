@@ -1,4 +1,5 @@
 """Where things live. Database paths can be moved with RULES_DB and STATE_DB."""
+
 from __future__ import annotations
 
 import os

@@ -1,5 +1,6 @@
 """Shared fixtures: a rules database built once per test session in a temporary folder, and a
 fresh state database per test. Tests never touch data/."""
+
 from __future__ import annotations
 
 import os
@@ -11,9 +12,12 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tabletop import ruledb  # noqa: E402
-from tabletop.compendium import Compendium  # noqa: E402
-from tabletop.state import StateDB  # noqa: E402
+from tabletop import features  # noqa: E402
+from tabletop.frontend.state import StateDB  # noqa: E402
+from tabletop.rules import ruledb  # noqa: E402
+from tabletop.rules.compendium import Compendium  # noqa: E402
+
+features.load()  # every feature's commands in the table, as the front ends have them
 
 SEEDS = ROOT / "tests" / "seeds"
 EVAL = ROOT / "tests" / "eval"

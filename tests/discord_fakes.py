@@ -1,4 +1,5 @@
 """Just enough of discord.Interaction to drive cog callbacks offline and record the answers."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field

@@ -1,12 +1,13 @@
 """Seed text vs pack text: the helpers behind the fidelity tests."""
+
 from __future__ import annotations
 
 import re
 from collections import Counter
 from pathlib import Path
 
-from tabletop.answers import ROMAN
-from tabletop.packs import Pack
+from tabletop.rules.answers import ROMAN
+from tabletop.rules.packs import Pack
 
 SEEDS = Path(__file__).resolve().parent / "seeds"
 
@@ -32,7 +33,7 @@ def seed_lines(pack_id: str) -> list[str]:
     lines = [norm(x) for x in (SEEDS / file).read_text(encoding="utf-8").split("\n")]
     lines = [x for x in lines if x]
     if start:
-        lines = lines[lines.index(start):]
+        lines = lines[lines.index(start) :]
     out: list[str] = []
     for line in lines:
         if out and out[-1] == "•":
@@ -92,4 +93,4 @@ def squash(lines: list[str]) -> str:
 
 def first_difference(a: str, b: str, context: int = 30) -> str:
     i = next((k for k, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
-    return f"at {i}: seed …{a[max(0, i - context):i + context]}… / pack …{b[max(0, i - context):i + context]}…"
+    return f"at {i}: seed …{a[max(0, i - context) : i + context]}… / pack …{b[max(0, i - context) : i + context]}…"

@@ -1,5 +1,6 @@
 """The agenda phase (glossary 62-63): tallies, ties, elections, predictions, permissions,
 durability and bad input."""
+
 from __future__ import annotations
 
 import sqlite3
@@ -7,12 +8,12 @@ import threading
 
 import pytest
 
-from tabletop.agenda import FOR, AGAINST, AgendaStore, Player, parse_people, voting_order
-from tabletop.agenda_view import agenda_reply
-from tabletop.commands import Context, dispatch
+from tabletop.agenda.store import AGAINST, FOR, AgendaStore, Player, parse_people, voting_order
+from tabletop.agenda.view import agenda_reply
 from tabletop.errors import UserError
-from tabletop.render import check_limits
-from tabletop.state import MIGRATIONS, StateDB
+from tabletop.frontend.commands import Context, dispatch
+from tabletop.frontend.render import check_limits
+from tabletop.frontend.state import MIGRATIONS, StateDB
 
 ALICE, BOB, CAROL, DAVE = (Player(f"name:{n.lower()}", n) for n in ("Alice", "Bob", "Carol", "Dave"))
 STARTER = Player("999", "Starter")
@@ -26,11 +27,15 @@ def agendas(state):
 def start(agendas, **kw):
     args = dict(outcomes=[], outcome_type="for-against", card_kind="law", speaker=DAVE, players=[ALICE, BOB, CAROL, DAVE])
     args.update(kw)
-    return agendas.start("g", "c", STARTER, "테스트 정책", args.pop("outcomes"), args.pop("outcome_type"), args.pop("card_kind"), **args)
+    return agendas.start(
+        "g", "c", STARTER, "테스트 정책", args.pop("outcomes"), args.pop("outcome_type"), args.pop("card_kind"), **args
+    )
 
 
 def snapshot(state):
-    return [list(map(tuple, state.conn.execute(f"select * from {t} order by rowid"))) for t in ("agendas", "ballots", "predictions")]
+    return [
+        list(map(tuple, state.conn.execute(f"select * from {t} order by rowid"))) for t in ("agendas", "ballots", "predictions")
+    ]
 
 
 def test_most_votes_wins_and_a_passed_law_stays(agendas):
@@ -44,7 +49,9 @@ def test_most_votes_wins_and_a_passed_law_stays(agendas):
     assert a.result["winner"] == FOR and a.result["decided_by"] == "votes" and a.result["card"] == "stays"
 
 
-@pytest.mark.parametrize("kind, winner, fate", [("law", AGAINST, "discarded"), ("directive", FOR, "discarded"), (None, FOR, None)])
+@pytest.mark.parametrize(
+    "kind, winner, fate", [("law", AGAINST, "discarded"), ("directive", FOR, "discarded"), (None, FOR, None)]
+)
 def test_what_happens_to_the_card(agendas, kind, winner, fate):
     a = start(agendas, card_kind=kind)
     agendas.vote(a.id, ALICE, winner, 3)
@@ -242,7 +249,13 @@ def test_a_restart_loses_nothing_and_gives_the_same_result(tmp_path):
     assert reloaded.tally() == {FOR: 4, AGAINST: 3} and reloaded.open
     again.vote(a.id, CAROL, "가결", 1)
     result = again.close(a.id, STARTER, False).result
-    assert result == {"winner": FOR, "decided_by": "votes", "tally": {FOR: 5, AGAINST: 3}, "card": "stays", "predicted_right": ["Carol"]}
+    assert result == {
+        "winner": FOR,
+        "decided_by": "votes",
+        "tally": {FOR: 5, AGAINST: 3},
+        "card": "stays",
+        "predicted_right": ["Carol"],
+    }
 
 
 def test_state_database_migrates_from_an_old_version(tmp_path):

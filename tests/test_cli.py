@@ -1,4 +1,5 @@
 """The command line contract: bot.py build, rule, search, console, run, render."""
+
 from __future__ import annotations
 
 import json
@@ -13,7 +14,12 @@ ROOT = Path(__file__).resolve().parent.parent
 def bot(args, env, stdin="", cwd=ROOT):
     return subprocess.run(
         [sys.executable, str(ROOT / "bot.py"), *args],
-        input=stdin, capture_output=True, text=True, env=env, cwd=cwd, timeout=120,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=cwd,
+        timeout=120,
     )
 
 
@@ -96,8 +102,11 @@ def test_render_json_gives_every_page(cli_env):
 
 def test_console_agenda_carries_over_between_sessions(cli_env, tmp_path):
     state = str(tmp_path / "votes.db")
-    first = bot(["console", "--json", "--state", state], cli_env,
-                stdin="/agenda start name:의회 해산 players:Alice, Bob speaker:Bob kind:law\nas Alice: /agenda vote outcome:가결 votes:4\n")
+    first = bot(
+        ["console", "--json", "--state", state],
+        cli_env,
+        stdin="/agenda start name:의회 해산 players:Alice, Bob speaker:Bob kind:law\nas Alice: /agenda vote outcome:가결 votes:4\n",
+    )
     assert first.returncode == 0, first.stderr
     started = json.loads(first.stdout.splitlines()[0])
     assert started["embeds"][0]["title"] == "정책 #1: 의회 해산 (법)"

@@ -1,4 +1,5 @@
 """Combat dice: each glossary rule the resolver follows, fairness and reproducibility."""
+
 from __future__ import annotations
 
 import json
@@ -10,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from tabletop import combat
-from tabletop.combat_commands import fight, roll_again
-from tabletop.commands import Context, dispatch
-from tabletop.dice import Dice, parse_seed, roll_expression
+from tabletop.combat import resolver as combat
+from tabletop.combat.commands import fight, roll_again
+from tabletop.combat.dice import Dice, parse_seed, roll_expression
+from tabletop.combat.units import UnitBook, parse_side
 from tabletop.errors import UserError
-from tabletop.units import UnitBook, parse_side
+from tabletop.frontend.commands import Context, dispatch
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -46,8 +47,14 @@ def side(book, spec):
 
 @pytest.mark.parametrize(
     "spec, expected",
-    [("3 infantry, 1 mech", ["infantry"] * 3 + ["mech"]), ("4 보병", ["infantry"] * 4), ("보병 2기, 메크", ["infantry", "infantry", "mech"]),
-     ("2x dreadnought + war sun", ["dreadnought", "dreadnought", "war-sun"]), ("ＰＤＳ", ["pds"]), ("노급 전함", ["dreadnought"])],
+    [
+        ("3 infantry, 1 mech", ["infantry"] * 3 + ["mech"]),
+        ("4 보병", ["infantry"] * 4),
+        ("보병 2기, 메크", ["infantry", "infantry", "mech"]),
+        ("2x dreadnought + war sun", ["dreadnought", "dreadnought", "war-sun"]),
+        ("ＰＤＳ", ["pds"]),
+        ("노급 전함", ["dreadnought"]),
+    ],
 )
 def test_sides_in_korean_and_english(book, spec, expected):
     assert [u.id for u in side(book, spec).units] == expected
@@ -68,9 +75,16 @@ def test_factions_are_side_effects(book):
 
 @pytest.mark.parametrize(
     "spec, words",
-    [("3 mek", ["'mek'", "Mech (메크)"]), ("0 infantry", ["1 이상"]), ("-2 infantry", ["1 이상"]),
-     ("101 infantry", ["최대 100"]), ("60 infantry, 41 mech", ["최대 100"]), ("", ["유닛을 적어"]),
-     ("infantry@11", ["1에서 10"]), ("custom@6x11", ["1에서 10개"])],
+    [
+        ("3 mek", ["'mek'", "Mech (메크)"]),
+        ("0 infantry", ["1 이상"]),
+        ("-2 infantry", ["1 이상"]),
+        ("101 infantry", ["최대 100"]),
+        ("60 infantry, 41 mech", ["최대 100"]),
+        ("", ["유닛을 적어"]),
+        ("infantry@11", ["1에서 10"]),
+        ("custom@6x11", ["1에서 10개"]),
+    ],
 )
 def test_bad_sides_are_refused_with_a_message(book, spec, words):
     with pytest.raises(UserError) as exc:
@@ -208,7 +222,9 @@ def test_invasion_where_both_are_wiped_out_leaves_control_with_the_defender(book
 
 
 def test_invasion_order_bombard_then_cannon_then_combat(book):
-    battle = combat.invade(side(book, "1 dreadnought, 1 war sun"), side(book, "3 infantry"), side(book, "2 infantry, 1 pds"), Dice(11))
+    battle = combat.invade(
+        side(book, "1 dreadnought, 1 war sun"), side(book, "3 infantry"), side(book, "2 infantry, 1 pds"), Dice(11)
+    )
     kinds = [v.kind for v in battle.steps[0].volleys]
     assert kinds == ["bombardment", "space_cannon"]
 
@@ -339,8 +355,23 @@ def test_command_options_are_checked(compendium, state):
 
 def test_cli_json(cli_env):
     out = subprocess.run(
-        [sys.executable, str(ROOT / "bot.py"), "combat", "ground", "--attacker", "3 infantry, 1 mech", "--defender", "4 보병", "--seed", "42", "--json"],
-        capture_output=True, text=True, env=cli_env, timeout=120,
+        [
+            sys.executable,
+            str(ROOT / "bot.py"),
+            "combat",
+            "ground",
+            "--attacker",
+            "3 infantry, 1 mech",
+            "--defender",
+            "4 보병",
+            "--seed",
+            "42",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        env=cli_env,
+        timeout=120,
     )
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
@@ -349,14 +380,17 @@ def test_cli_json(cli_env):
     assert all("dice" in v and "hits" in v for r in data["rounds"] for v in r["volleys"])
     bad = subprocess.run(
         [sys.executable, str(ROOT / "bot.py"), "combat", "ground", "--attacker", "3 mek", "--defender", "1 infantry"],
-        capture_output=True, text=True, env=cli_env, timeout=120,
+        capture_output=True,
+        text=True,
+        env=cli_env,
+        timeout=120,
     )
     assert bad.returncode == 1 and "Mech (메크)" in bad.stderr and "Traceback" not in bad.stderr
 
 
 def test_long_battle_logs_page_within_discord_limits(book):
-    from tabletop.combat_report import battle_pages
-    from tabletop.render import check_limits
+    from tabletop.combat.report import battle_pages
+    from tabletop.frontend.render import check_limits
 
     battle = fight("ground", {"attacker": "100 infantry", "defender": "100 보병"}, book, 2024)
     paged = battle_pages(battle, "ko", again_id="combat:again:1")

@@ -1,15 +1,16 @@
 """Choosing the game, chat mode across games, and the Galaxy Trucker dice."""
+
 from __future__ import annotations
 
 import pytest
 
-from tabletop import answers
-from tabletop.combat_commands import roll_again
-from tabletop.commands import Context, dispatch, parse_line
-from tabletop.console import run_line
-from tabletop.dice import Dice
+from tabletop.combat.commands import roll_again
+from tabletop.combat.dice import Dice
 from tabletop.errors import UserError
-from tabletop.galaxy_trucker import parse_incoming, roll_incoming, roll_sabotage
+from tabletop.frontend.commands import Context, dispatch, parse_line
+from tabletop.frontend.console import run_line
+from tabletop.galaxy_trucker.dice import parse_incoming, roll_incoming, roll_sabotage
+from tabletop.rules import answers
 
 
 def test_every_pack_loads_with_names_in_three_languages(compendium):
@@ -59,9 +60,11 @@ def test_korean_alias_reaches_the_japanese_expansion(compendium):
 
 @pytest.mark.parametrize(
     "spec, expected",
-    [("큰 앞, 작은 왼쪽", [("meteor", "large", "front", "column"), ("meteor", "small", "left", "row")]),
-     ("heavy shot right", [("shot", "heavy", "right", "row")]),
-     ("", [("meteor", "small", "front", "column")])],
+    [
+        ("큰 앞, 작은 왼쪽", [("meteor", "large", "front", "column"), ("meteor", "small", "left", "row")]),
+        ("heavy shot right", [("shot", "heavy", "right", "row")]),
+        ("", [("meteor", "small", "front", "column")]),
+    ],
 )
 def test_meteor_specs(spec, expected):
     items = parse_incoming(spec)

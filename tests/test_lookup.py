@@ -1,10 +1,11 @@
 """Lookups by number, title, English name and alias; related topics."""
+
 from __future__ import annotations
 
 import pytest
 
-from tabletop import answers
-from tabletop.answers import UserError
+from tabletop.rules import answers
+from tabletop.rules.answers import UserError
 
 
 @pytest.mark.parametrize("query", ["79.1", "§79.1", "79-1", " 79.1 ", "§ 79.1", "79 . 1"])
@@ -26,8 +27,17 @@ def test_unknown_rule_number_opens_the_section(compendium):
 
 @pytest.mark.parametrize(
     "query, section",
-    [("피해견딤", "80"), ("피해 견딤", "80"), ("Sustain Damage", "80"), ("sustain damage", "80"),
-     ("SUSTAINDAMAGE", "80"), ("지상 전투", "70"), ("육지 전투", "70"), ("Invasion", "75"), ("ＰＤＳ", "89")],
+    [
+        ("피해견딤", "80"),
+        ("피해 견딤", "80"),
+        ("Sustain Damage", "80"),
+        ("sustain damage", "80"),
+        ("SUSTAINDAMAGE", "80"),
+        ("지상 전투", "70"),
+        ("육지 전투", "70"),
+        ("Invasion", "75"),
+        ("ＰＤＳ", "89"),
+    ],
 )
 def test_names_ignore_case_spaces_and_width(compendium, query, section):
     r = compendium.search.search(query)[0]

@@ -1,4 +1,5 @@
 """Rule packs: schema validation with precise messages, and fidelity to the seed documents."""
+
 from __future__ import annotations
 
 import shutil
@@ -6,10 +7,10 @@ from pathlib import Path
 
 import pytest
 import yaml
-
 from fidelity import PACK_SEEDS, compare, first_difference, pack_lines, seed_lines, squash
-from tabletop.packs import PackError, load_pack, load_packs
+
 from tabletop.paths import RULES_DIR
+from tabletop.rules.packs import PackError, load_pack, load_packs
 
 
 def test_every_pack_validates():

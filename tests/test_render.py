@@ -1,12 +1,13 @@
 """Every section of every pack renders into pages that fit Discord and lose no text."""
+
 from __future__ import annotations
 
-from hypothesis import given, settings, strategies as st
-
-from tabletop import answers
-from tabletop.render import Reply, check_limits, paginate, plain, split_text
-
 from fidelity import norm
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tabletop.frontend.render import Reply, check_limits, paginate, plain, split_text
+from tabletop.rules import answers
 
 
 def all_sections(compendium):
@@ -71,7 +72,7 @@ def test_split_text_round_trip(text, budget):
 
 
 def test_check_limits_catches_overflow():
-    from tabletop.render import Embed
+    from tabletop.frontend.render import Embed
 
     assert check_limits(Reply(content="x" * 2001))
     assert check_limits(Reply(embeds=[Embed(title="t" * 257)]))

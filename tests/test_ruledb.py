@@ -1,4 +1,5 @@
 """The rules database: built atomically, rebuilt when YAML changes, never touching state."""
+
 from __future__ import annotations
 
 import shutil
@@ -7,11 +8,11 @@ import sqlite3
 import pytest
 import yaml
 
-from tabletop import ruledb
-from tabletop.compendium import Compendium
-from tabletop.packs import PackError
+from tabletop.frontend.state import StateDB
 from tabletop.paths import DATA_DIR, RULES_DIR
-from tabletop.state import StateDB
+from tabletop.rules import ruledb
+from tabletop.rules.compendium import Compendium
+from tabletop.rules.packs import PackError
 
 
 @pytest.fixture
@@ -28,7 +29,9 @@ def test_build_writes_every_table(rules_db):
     tables = {r[0] for r in conn.execute("select name from sqlite_master where type in ('table')")}
     assert {"meta", "packs", "sections", "rules", "aliases", "related", "docs", "docs_fts"} <= tables
     assert conn.execute("select count(*) from sections where pack = 'ti4'").fetchone()[0] == 28
-    assert conn.execute("select target from related where pack='ti4' and section='79' and name='행성 방어막'").fetchone() == ("86",)
+    assert conn.execute("select target from related where pack='ti4' and section='79' and name='행성 방어막'").fetchone() == (
+        "86",
+    )
     assert conn.execute("select target from related where pack='ti4' and section='62' and name='영향력'").fetchone() == (None,)
 
 

@@ -1,15 +1,16 @@
 """Search quality and robustness: the evaluation floors, each signal, and hostile input."""
+
 from __future__ import annotations
 
 import unicodedata
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
-
-from tabletop import evaluation, text
-from tabletop.search import MAX_QUERY_CHARS
-
 from conftest import EVAL
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tabletop.rules import evaluation, text
+from tabletop.rules.search import MAX_QUERY_CHARS
 
 
 def test_eval_floors_on_the_shared_query_set(compendium):
@@ -19,8 +20,12 @@ def test_eval_floors_on_the_shared_query_set(compendium):
 
 @pytest.mark.parametrize(
     "file, game",
-    [("galaxy_trucker_queries.yaml", "galaxy-trucker"), ("galaxy_trucker_big_expansion_queries.yaml", "galaxy-trucker-big-expansion"),
-     ("new_frontiers_queries.yaml", "new-frontiers"), ("liftoff_queries.yaml", "liftoff")],
+    [
+        ("galaxy_trucker_queries.yaml", "galaxy-trucker"),
+        ("galaxy_trucker_big_expansion_queries.yaml", "galaxy-trucker-big-expansion"),
+        ("new_frontiers_queries.yaml", "new-frontiers"),
+        ("liftoff_queries.yaml", "liftoff"),
+    ],
 )
 def test_eval_floor_for_every_other_pack(compendium, file, game):
     queries = evaluation.load_queries(EVAL / file)
@@ -47,9 +52,18 @@ def test_eval_counts_misses(compendium):
 
 @pytest.mark.parametrize(
     "query, section",
-    [("ㅍㄱ", "79"), ("ㅊㄱ", "75"), ("ㅎㅅ ㅂㅎㅁ", "86"), ("ㅎㅅㅂㅎㅁ", "86"),
-     ("폭걱", "79"), ("칩공", "75"), ("피해 견듬", "80"), ("행성 보호먹", "86"),
-     ("modifer", "66"), ("bombardmnet", "79")],
+    [
+        ("ㅍㄱ", "79"),
+        ("ㅊㄱ", "75"),
+        ("ㅎㅅ ㅂㅎㅁ", "86"),
+        ("ㅎㅅㅂㅎㅁ", "86"),
+        ("폭걱", "79"),
+        ("칩공", "75"),
+        ("피해 견듬", "80"),
+        ("행성 보호먹", "86"),
+        ("modifer", "66"),
+        ("bombardmnet", "79"),
+    ],
 )
 def test_initials_and_typos(compendium, query, section):
     assert compendium.search.search(query)[0].section == section
@@ -63,8 +77,12 @@ def test_typo_does_not_jump_to_another_real_word(compendium):
 
 @pytest.mark.parametrize(
     "query, section, rule",
-    [("폭격 주사위 재굴림", "79", "79.1"), ("무역품으로 투표 가능?", "62", "62.13"),
-     ("득표수가 같으면 어떻게 돼", "62", "62.19"), ("피해 견딤으로 직접 파괴 막을 수 있나", "80", "80.5")],
+    [
+        ("폭격 주사위 재굴림", "79", "79.1"),
+        ("무역품으로 투표 가능?", "62", "62.13"),
+        ("득표수가 같으면 어떻게 돼", "62", "62.19"),
+        ("피해 견딤으로 직접 파괴 막을 수 있나", "80", "80.5"),
+    ],
 )
 def test_questions_point_at_the_rule(compendium, query, section, rule):
     r = compendium.search.search(query)[0]
@@ -78,9 +96,30 @@ def test_nothing_fits_means_no_result(compendium, query):
 
 @pytest.mark.parametrize(
     "query",
-    ["", "   ", "\t\n", "x" * 10_000, '"', "*", "AND", "NEAR(", "(", "^", '"폭격" AND', "폭격 OR *",
-     "'; DROP TABLE rules; --", "SELECT * FROM docs", "\x00\x01\x1b[31m", "폭격\u200b", "🎲🎲 폭격 🚀",
-     "폭격", "폭격bombard爆撃", "ｐｄｓ", "-- 79.1", "{}[]|\\"],
+    [
+        "",
+        "   ",
+        "\t\n",
+        "x" * 10_000,
+        '"',
+        "*",
+        "AND",
+        "NEAR(",
+        "(",
+        "^",
+        '"폭격" AND',
+        "폭격 OR *",
+        "'; DROP TABLE rules; --",
+        "SELECT * FROM docs",
+        "\x00\x01\x1b[31m",
+        "폭격\u200b",
+        "🎲🎲 폭격 🚀",
+        "폭격",
+        "폭격bombard爆撃",
+        "ｐｄｓ",
+        "-- 79.1",
+        "{}[]|\\",
+    ],
 )
 def test_hostile_input_never_raises(compendium, query):
     results = compendium.search.search(query)

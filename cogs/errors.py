@@ -1,0 +1,37 @@
+"""The one error handler: a user's mistake gets its message, anything else an apology with an
+error id that is also in the log. Always ephemeral; never a traceback in the channel."""
+
+from __future__ import annotations
+
+import logging
+import uuid
+
+import discord
+from discord import app_commands
+
+from tabletop.errors import UserError
+from tabletop.frontend.i18n import t
+from tabletop.frontend.render import COLOR_ERROR
+
+log = logging.getLogger(__name__)
+
+
+async def answer_error(interaction: discord.Interaction, error: Exception) -> None:
+    original = getattr(error, "original", error)
+    locale = str(interaction.locale)
+    if isinstance(original, UserError):
+        message = original.message
+    elif isinstance(original, (app_commands.MissingPermissions, app_commands.CheckFailure)):
+        message = t("error.no_permission", locale)
+    else:
+        error_id = uuid.uuid4().hex[:8]
+        log.error("command failed [%s]", error_id, exc_info=original)
+        message = t("error.unexpected", locale, error_id=error_id)
+    embed = discord.Embed(description=message, color=COLOR_ERROR)
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(embed=embed, ephemeral=True)
+        else:
+            await interaction.response.send_message(embed=embed, ephemeral=True)
+    except discord.HTTPException:
+        log.warning("could not deliver an error message", exc_info=True)

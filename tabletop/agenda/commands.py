@@ -1,0 +1,133 @@
+"""/agenda start|vote|abstain|predict|close|cancel|show|history through the command table.
+
+Each command returns an AgendaReply: the agenda message as it now is, plus a short
+acknowledgement for the person who acted. Discord edits the one agenda message and answers the
+actor privately; the console prints both.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tabletop.agenda.store import KINDS, MAX_VOTES, TYPES, AgendaStore, Player, parse_people, split_outcomes
+from tabletop.agenda.view import agenda_reply, audit_reply, history_reply
+from tabletop.errors import UserError
+from tabletop.frontend.commands import Context, Option, command
+from tabletop.frontend.i18n import t
+from tabletop.frontend.render import Reply
+
+
+@dataclass
+class AgendaReply(Reply):
+    agenda_id: int | None = None
+    ack: str = ""  # shown to the actor only, on Discord
+    new_message: bool = False  # /agenda start: post the agenda message
+
+
+def store(ctx: Context) -> AgendaStore:
+    return AgendaStore(ctx.state)
+
+
+def me(ctx: Context) -> Player:
+    return Player(str(ctx.user_id), ctx.user_name)
+
+
+def _current(ctx: Context):
+    agenda = store(ctx).current(ctx.guild_id, ctx.channel_id)
+    if agenda is None:
+        raise UserError(t("agenda.not_found", ctx.locale))
+    return agenda
+
+
+def _updated(agenda, ack: str) -> AgendaReply:
+    reply = agenda_reply(agenda)
+    return AgendaReply(content=ack, embeds=reply.embeds, rows=reply.rows, agenda_id=agenda.id, ack=ack)
+
+
+@command(
+    "agenda start",
+    Option("name", required=True, max_length=100),
+    Option("outcomes", max_length=1500),
+    Option("type", choices=TYPES),
+    Option("kind", choices=KINDS),
+    Option("speaker", max_length=100),
+    Option("players", max_length=600),
+)
+def start(ctx: Context, name: str, outcomes=None, type="for-against", kind=None, speaker=None, players=None):
+    resolve = ctx.resolve_user
+    people = parse_people(players, ctx.locale, resolve)
+    speaker_list = parse_people(speaker, ctx.locale, resolve)
+    the_speaker = speaker_list[0] if speaker_list else None
+    if the_speaker:  # the speaker as listed among the players, if they are
+        the_speaker = next((p for p in people if p.id == the_speaker.id or p.name == the_speaker.name), the_speaker)
+    agenda = store(ctx).start(
+        ctx.guild_id, ctx.channel_id, me(ctx), name, split_outcomes(outcomes), type, kind, the_speaker, people, ctx.locale
+    )
+    reply = _updated(agenda, "")
+    reply.new_message = True
+    return reply
+
+
+@command(
+    "agenda vote",
+    Option("outcome", required=True, max_length=100),
+    Option("votes", kind="int", required=True, min_value=0, max_value=MAX_VOTES),
+)
+def vote(ctx: Context, outcome: str, votes: int):
+    return cast_vote(ctx, _current(ctx).id, outcome, votes)
+
+
+def cast_vote(ctx: Context, agenda_id: int, outcome: str | None, votes: int) -> AgendaReply:
+    agenda = store(ctx).vote(agenda_id, me(ctx), outcome, votes, ctx.locale)
+    ballot = agenda.ballot_of(me(ctx).id) or next((b for b in agenda.ballots if b.voter_name == ctx.user_name), None)
+    if ballot and ballot.outcome:
+        ack = t("agenda.ack.vote", ctx.locale, voter=ballot.voter_name, outcome=ballot.outcome, votes=ballot.votes)
+    else:
+        ack = t("agenda.ack.abstain", ctx.locale, voter=ballot.voter_name if ballot else ctx.user_name)
+    return _updated(agenda, ack)
+
+
+@command("agenda abstain")
+def abstain(ctx: Context):
+    return cast_vote(ctx, _current(ctx).id, None, 0)
+
+
+@command("agenda predict", Option("outcome", required=True, max_length=100))
+def predict(ctx: Context, outcome: str):
+    return make_prediction(ctx, _current(ctx).id, outcome)
+
+
+def make_prediction(ctx: Context, agenda_id: int, outcome: str) -> AgendaReply:
+    agenda = store(ctx).predict(agenda_id, me(ctx), outcome, ctx.locale)
+    name, chosen = next(
+        (v for k, v in agenda.predictions.items() if k == me(ctx).id or v[0] == ctx.user_name),
+        (ctx.user_name, outcome),
+    )
+    return _updated(agenda, t("agenda.ack.predict", ctx.locale, voter=name, outcome=chosen))
+
+
+@command("agenda close", Option("choice", max_length=100))
+def close(ctx: Context, choice=None):
+    agenda = store(ctx).close(_current(ctx).id, me(ctx), ctx.is_admin, choice, ctx.locale)
+    winner = agenda.result["winner"] if agenda.result else ""
+    return _updated(agenda, t("agenda.result", ctx.locale, winner=winner))
+
+
+@command("agenda cancel")
+def cancel(ctx: Context):
+    agenda = store(ctx).cancel(_current(ctx).id, me(ctx), ctx.is_admin, ctx.locale)
+    return _updated(agenda, t("agenda.ack.cancel", ctx.locale, id=agenda.id))
+
+
+@command("agenda show", Option("id", kind="int", min_value=1, max_value=10**9))
+def show(ctx: Context, id=None):
+    s = store(ctx)
+    agenda = s.get(id) if id else s.current(ctx.guild_id, ctx.channel_id)
+    if agenda is None or agenda.guild_id != str(ctx.guild_id):
+        raise UserError(t("agenda.not_found", ctx.locale))
+    return audit_reply(s, agenda)
+
+
+@command("agenda history")
+def history(ctx: Context):
+    return history_reply(store(ctx).history(ctx.guild_id, ctx.channel_id), ctx.locale)

@@ -1,0 +1,436 @@
+"""The agenda phase (glossary 62-63) as the bot runs it: one open agenda per message, ballots
+committed to the state database before they are acknowledged, and a result by the rules.
+
+- a player's votes all go to one outcome (62.7); zero votes or Abstain is abstaining (62.14);
+- the voting order starts left of the speaker and ends with the speaker (62.2 ii) - shown, not
+  enforced;
+- predictions only after the reveal and before the first ballot (62.22);
+- most votes wins; a tie, or nobody voting, is the speaker's choice among the tied outcomes
+  (all of them when nobody voted) (62.19);
+- a law that passes or elects stays in play (62.20, 63.3); a law that fails and a directive are
+  discarded (62.21, 63.6, 63.8).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+
+from tabletop.errors import UserError
+from tabletop.frontend.i18n import t
+from tabletop.frontend.state import StateDB
+from tabletop.rules import text
+
+TYPES = ("for-against", "elect-player", "elect-planet", "elect-other")
+KINDS = ("law", "directive")
+FOR, AGAINST = "가결", "부결"
+MAX_OUTCOMES = 25
+MAX_PLAYERS = 8
+MAX_VOTES = 999
+MAX_NAME = 80
+_FOR_WORDS = {"가결", "for", "찬성", "yes", "y", "賛成", "可決"}
+_AGAINST_WORDS = {"부결", "against", "반대", "no", "n", "反対", "否決"}
+_MENTION_RE = re.compile(r"<@!?(\d+)>")
+
+
+@dataclass(frozen=True)
+class Player:
+    id: str
+    name: str
+
+    def matches(self, user_id: str, name: str) -> bool:
+        return self.id == str(user_id) or text.key(self.name) == text.key(name)
+
+
+@dataclass
+class Ballot:
+    voter_id: str
+    voter_name: str
+    outcome: str | None  # None: abstained
+    votes: int
+
+
+@dataclass
+class Agenda:
+    id: int
+    guild_id: str
+    channel_id: str
+    name: str
+    outcome_type: str
+    card_kind: str | None
+    outcomes: list[str]
+    speaker: Player | None
+    players: list[Player]  # in voting order (left of the speaker first, the speaker last)
+    starter: Player
+    status: str
+    message_id: str | None = None
+    locale: str = "ko"
+    ballots: list[Ballot] = field(default_factory=list)
+    predictions: dict[str, tuple[str, str]] = field(default_factory=dict)  # player id -> (name, outcome)
+    result: dict | None = None
+
+    def tally(self) -> dict[str, int]:
+        totals = {o: 0 for o in self.outcomes}
+        for b in self.ballots:
+            if b.outcome is not None:
+                totals[b.outcome] = totals.get(b.outcome, 0) + b.votes
+        return totals
+
+    def leaders(self) -> list[str]:
+        totals = self.tally()
+        cast = sum(totals.values())
+        if cast == 0:
+            return list(self.outcomes)  # nobody voted: the speaker chooses among all (62.19)
+        top = max(totals.values())
+        return [o for o, v in totals.items() if v == top]
+
+    def ballot_of(self, voter_id: str) -> Ballot | None:
+        return next((b for b in self.ballots if b.voter_id == str(voter_id)), None)
+
+    def next_voter(self) -> Player | None:
+        """Whose turn it is: the first player in order without a ballot."""
+        done = {b.voter_id for b in self.ballots} | {text.key(b.voter_name) for b in self.ballots}
+        for p in self.players:
+            if p.id not in done and text.key(p.name) not in done:
+                return p
+        return None
+
+    @property
+    def open(self) -> bool:
+        return self.status == "open"
+
+
+def voting_order(players: list[Player], speaker: Player | None) -> list[Player]:
+    """Players listed clockwise from any seat: start left of the speaker, end with the speaker."""
+    if speaker is None:
+        return players
+    for i, p in enumerate(players):
+        if p.id == speaker.id or text.key(p.name) == text.key(speaker.name):
+            return players[i + 1 :] + players[: i + 1]
+    return players
+
+
+def parse_people(spec: str | None, locale, resolve=None) -> list[Player]:
+    """'<@1> <@2>' or 'Alice, Bob, 철수' -> players. `resolve` maps a mention id to a name."""
+    spec = (spec or "").strip()
+    if not spec:
+        return []
+    people: list[Player] = []
+    mentions = _MENTION_RE.findall(spec)
+    rest = _MENTION_RE.sub(",", spec)
+    for uid in mentions:
+        people.append(Player(uid, resolve(uid) if resolve else uid))
+    for name in re.split(r"[,，、\n]|\s{2,}", rest):
+        name = name.strip()
+        if name:
+            people.append(Player(f"name:{text.key(name)}", name[:MAX_NAME]))
+    if len(people) > MAX_PLAYERS:
+        raise UserError(t("agenda.too_many_players", locale, limit=MAX_PLAYERS))
+    keys = [p.id for p in people]
+    if len(set(keys)) != len(keys):
+        raise UserError(t("agenda.duplicate_player", locale))
+    return people
+
+
+def split_outcomes(spec: str | None) -> list[str]:
+    return [o.strip() for o in re.split(r"[,，、\n|/]", spec or "") if o.strip()]
+
+
+class AgendaStore:
+    """Agendas in the state database. Every change is one committed transaction."""
+
+    def __init__(self, state: StateDB):
+        self.state = state
+
+    # --- reading -------------------------------------------------------------------------
+
+    def known(self, agenda_id: int) -> Agenda:
+        """An agenda this store just wrote or checked: its absence is a bug."""
+        agenda = self.get(agenda_id)
+        if agenda is None:
+            raise LookupError(f"no agenda {agenda_id}")
+        return agenda
+
+    def get(self, agenda_id: int) -> Agenda | None:
+        with self.state.lock:
+            row = self.state.conn.execute("select * from agendas where id = ?", (agenda_id,)).fetchone()
+            if row is None:
+                return None
+            ballots = self.state.conn.execute(
+                "select voter_id, voter_name, outcome, votes from ballots where agenda_id = ? order by cast_at, rowid",
+                (agenda_id,),
+            ).fetchall()
+            predictions = self.state.conn.execute(
+                "select player_id, player_name, outcome from predictions where agenda_id = ? order by made_at, rowid",
+                (agenda_id,),
+            ).fetchall()
+        speaker = json.loads(row["speaker"]) if row["speaker"] else None
+        return Agenda(
+            id=row["id"],
+            guild_id=row["guild_id"],
+            channel_id=row["channel_id"],
+            name=row["name"],
+            outcome_type=row["outcome_type"],
+            card_kind=row["card_kind"],
+            outcomes=json.loads(row["outcomes"]),
+            speaker=Player(**speaker) if speaker else None,
+            players=[Player(**p) for p in json.loads(row["players"])],
+            starter=Player(row["starter_id"], row["starter_name"]),
+            status=row["status"],
+            message_id=row["message_id"],
+            locale=row["locale"],
+            ballots=[Ballot(*b) for b in ballots],
+            predictions={p[0]: (p[1], p[2]) for p in predictions},
+            result=json.loads(row["result"]) if row["result"] else None,
+        )
+
+    def current(self, guild_id: str, channel_id: str) -> Agenda | None:
+        with self.state.lock:
+            row = self.state.conn.execute(
+                "select id from agendas where guild_id = ? and channel_id = ? and status = 'open' order by id desc limit 1",
+                (str(guild_id), str(channel_id)),
+            ).fetchone()
+        return self.get(row[0]) if row else None
+
+    def open_agendas(self) -> list[Agenda]:
+        with self.state.lock:
+            ids = [r[0] for r in self.state.conn.execute("select id from agendas where status = 'open'")]
+        return [a for a in (self.get(i) for i in ids) if a]
+
+    def history(self, guild_id: str, channel_id: str, limit: int = 10) -> list[Agenda]:
+        with self.state.lock:
+            ids = [
+                r[0]
+                for r in self.state.conn.execute(
+                    "select id from agendas where guild_id = ? and channel_id = ? order by id desc limit ?",
+                    (str(guild_id), str(channel_id), limit),
+                )
+            ]
+        return [a for a in (self.get(i) for i in ids) if a]
+
+    def log(self, agenda_id: int) -> list[dict]:
+        with self.state.lock:
+            rows = self.state.conn.execute(
+                "select actor_name, action, detail, at from agenda_log where agenda_id = ? order by id", (agenda_id,)
+            ).fetchall()
+        return [dict(r) for r in rows]
+
+    # --- changing ------------------------------------------------------------------------
+
+    def start(
+        self,
+        guild_id: str,
+        channel_id: str,
+        starter: Player,
+        name: str,
+        outcomes: list[str],
+        outcome_type: str = "for-against",
+        card_kind: str | None = None,
+        speaker: Player | None = None,
+        players: list[Player] | None = None,
+        locale="ko",
+    ) -> Agenda:
+        name = (name or "").strip()
+        if not name:
+            raise UserError(t("agenda.empty_name", locale))
+        if len(name) > 100:
+            raise UserError(t("agenda.name_too_long", locale, limit=100))
+        if outcome_type not in TYPES:
+            raise UserError(t("agenda.bad_type", locale, types=" | ".join(TYPES)))
+        if card_kind is not None and card_kind not in KINDS:
+            raise UserError(t("agenda.bad_kind", locale, kinds=" | ".join(KINDS)))
+        players = players or []
+        if outcome_type == "for-against":
+            outcomes = [FOR, AGAINST]
+        elif outcome_type == "elect-player" and not outcomes:
+            outcomes = [p.name for p in players]
+        if outcome_type != "elect-planet" and not outcomes:
+            raise UserError(t("agenda.no_outcomes", locale))
+        if len(outcomes) > MAX_OUTCOMES:
+            raise UserError(t("agenda.too_many_outcomes", locale, count=len(outcomes), limit=MAX_OUTCOMES))
+        if any(len(o) > MAX_NAME for o in outcomes):
+            raise UserError(t("agenda.outcome_too_long", locale, limit=MAX_NAME))
+        if len({text.key(o) for o in outcomes}) != len(outcomes) or any(not text.key(o) for o in outcomes):
+            raise UserError(t("agenda.duplicate_outcome", locale))
+        speaker = speaker or None
+        order = voting_order(players, speaker)
+        with self.state.transaction() as c:
+            cur = c.execute(
+                "insert into agendas (guild_id, channel_id, name, outcome_type, card_kind, outcomes, speaker, speaker_id, "
+                "players, starter_id, starter_name, locale) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    str(guild_id),
+                    str(channel_id),
+                    name,
+                    outcome_type,
+                    card_kind,
+                    json.dumps(outcomes, ensure_ascii=False),
+                    json.dumps(speaker.__dict__, ensure_ascii=False) if speaker else None,
+                    speaker.id if speaker else None,
+                    json.dumps([p.__dict__ for p in order], ensure_ascii=False),
+                    starter.id,
+                    starter.name,
+                    str(locale)[:5],
+                ),
+            )
+            agenda_id = cur.lastrowid
+            self._log(c, agenda_id, starter, "start", name)
+        return self.known(agenda_id)
+
+    def set_message(self, agenda_id: int, message_id: str) -> None:
+        with self.state.transaction() as c:
+            c.execute("update agendas set message_id = ? where id = ?", (str(message_id), agenda_id))
+
+    def _open(self, agenda_id: int, locale) -> Agenda:
+        agenda = self.get(agenda_id)
+        if agenda is None:
+            raise UserError(t("agenda.not_found", locale))
+        if not agenda.open:
+            raise UserError(t("agenda.closed", locale, name=agenda.name))
+        return agenda
+
+    def voter(self, agenda: Agenda, user: Player, locale) -> Player:
+        """The listed player this user is; UserError when players are listed and they are not."""
+        if not agenda.players:
+            return user
+        for p in agenda.players:
+            if p.matches(user.id, user.name):
+                return p
+        raise UserError(t("agenda.not_a_player", locale, players=", ".join(p.name for p in agenda.players)))
+
+    def resolve_outcome(self, agenda: Agenda, outcome: str | None, locale) -> str:
+        outcome = outcome or ""
+        k = text.key(outcome)
+        if not k:
+            raise UserError(t("agenda.unknown_outcome", locale, outcome="", outcomes=", ".join(agenda.outcomes) or "-"))
+        if agenda.outcome_type == "for-against":
+            if k in _FOR_WORDS:
+                return FOR
+            if k in _AGAINST_WORDS:
+                return AGAINST
+        for o in agenda.outcomes:
+            if text.key(o) == k:
+                return o
+        if agenda.outcome_type == "elect-planet":  # any planet may be named (62.11)
+            if len(outcome.strip()) > MAX_NAME:
+                raise UserError(t("agenda.outcome_too_long", locale, limit=MAX_NAME))
+            return outcome.strip()
+        raise UserError(t("agenda.unknown_outcome", locale, outcome=outcome[:40], outcomes=", ".join(agenda.outcomes)))
+
+    def vote(self, agenda_id: int, user: Player, outcome: str | None, votes: int, locale="ko") -> Agenda:
+        """Record (or change) a ballot; 0 votes is abstaining (62.14). Committed before return."""
+        if not isinstance(votes, int) or isinstance(votes, bool) or not 0 <= votes <= MAX_VOTES:
+            raise UserError(t("agenda.bad_votes", locale, limit=MAX_VOTES))
+        agenda = self._open(agenda_id, locale)
+        voter = self.voter(agenda, user, locale)
+        chosen = self.resolve_outcome(agenda, outcome, locale) if votes > 0 else None
+        with self.state.transaction() as c:
+            if c.execute("select status from agendas where id = ?", (agenda_id,)).fetchone()[0] != "open":
+                raise UserError(t("agenda.closed", locale, name=agenda.name))
+            if chosen is not None and chosen not in agenda.outcomes:
+                outcomes = agenda.outcomes + [chosen]
+                if len(outcomes) > MAX_OUTCOMES:
+                    raise UserError(t("agenda.too_many_outcomes", locale, count=len(outcomes), limit=MAX_OUTCOMES))
+                c.execute("update agendas set outcomes = ? where id = ?", (json.dumps(outcomes, ensure_ascii=False), agenda_id))
+            c.execute(
+                "insert into ballots (agenda_id, voter_id, voter_name, outcome, votes) values (?, ?, ?, ?, ?) "
+                "on conflict (agenda_id, voter_id) do update set outcome = excluded.outcome, votes = excluded.votes, "
+                "voter_name = excluded.voter_name, cast_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
+                (agenda_id, voter.id, voter.name, chosen, votes if chosen else 0),
+            )
+            self._log(c, agenda_id, voter, "vote" if chosen else "abstain", f"{chosen} {votes}" if chosen else "")
+        return self.known(agenda_id)
+
+    def abstain(self, agenda_id: int, user: Player, locale="ko") -> Agenda:
+        return self.vote(agenda_id, user, None, 0, locale)
+
+    def predict(self, agenda_id: int, user: Player, outcome: str, locale="ko") -> Agenda:
+        """62.22: after the reveal, before votes are cast: refused once a ballot exists."""
+        agenda = self._open(agenda_id, locale)
+        player = self.voter(agenda, user, locale)
+        chosen = self.resolve_outcome(agenda, outcome, locale)
+        with self.state.transaction() as c:
+            if c.execute("select count(*) from ballots where agenda_id = ?", (agenda_id,)).fetchone()[0]:
+                raise UserError(t("agenda.predict_too_late", locale))
+            c.execute(
+                "insert into predictions (agenda_id, player_id, player_name, outcome) values (?, ?, ?, ?) "
+                "on conflict (agenda_id, player_id) do update set outcome = excluded.outcome",
+                (agenda_id, player.id, player.name, chosen),
+            )
+            self._log(c, agenda_id, player, "predict", chosen)
+        return self.known(agenda_id)
+
+    def can_manage(self, agenda: Agenda, user: Player, is_admin: bool) -> bool:
+        speaker = agenda.speaker
+        return is_admin or agenda.starter.id == str(user.id) or (speaker is not None and speaker.matches(user.id, user.name))
+
+    def close(self, agenda_id: int, user: Player, is_admin: bool, choice: str | None = None, locale="ko") -> Agenda:
+        agenda = self._open(agenda_id, locale)
+        if not self.can_manage(agenda, user, is_admin):
+            raise UserError(
+                t("agenda.no_permission", locale, speaker=agenda.speaker.name if agenda.speaker else agenda.starter.name)
+            )
+        leaders = agenda.leaders()
+        decided_by = "votes"
+        if len(leaders) > 1:
+            speaker = agenda.speaker or agenda.starter
+            if not choice:
+                raise UserError(t("agenda.tie_needs_choice", locale, speaker=speaker.name, outcomes=", ".join(leaders)))
+            if not speaker.matches(user.id, user.name):
+                raise UserError(t("agenda.only_speaker_breaks_ties", locale, speaker=speaker.name))
+            chosen = self.resolve_outcome(agenda, choice, locale)
+            if chosen not in leaders:
+                raise UserError(t("agenda.choice_not_tied", locale, outcomes=", ".join(leaders)))
+            winner, decided_by = chosen, "speaker"
+        else:
+            winner = leaders[0]
+        result = {
+            "winner": winner,
+            "decided_by": decided_by,
+            "tally": agenda.tally(),
+            "card": card_fate(agenda, winner),
+            "predicted_right": [name for _, (name, outcome) in agenda.predictions.items() if outcome == winner],
+        }
+        with self.state.transaction() as c:
+            cur = c.execute(
+                "update agendas set status = 'closed', result = ?, closed_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') "
+                "where id = ? and status = 'open'",
+                (json.dumps(result, ensure_ascii=False), agenda_id),
+            )
+            if cur.rowcount != 1:
+                raise UserError(t("agenda.closed", locale, name=agenda.name))
+            self._log(c, agenda_id, user, "close", winner)
+        return self.known(agenda_id)
+
+    def cancel(self, agenda_id: int, user: Player, is_admin: bool, locale="ko") -> Agenda:
+        agenda = self._open(agenda_id, locale)
+        if not self.can_manage(agenda, user, is_admin):
+            raise UserError(
+                t("agenda.no_permission", locale, speaker=agenda.speaker.name if agenda.speaker else agenda.starter.name)
+            )
+        with self.state.transaction() as c:
+            c.execute(
+                "update agendas set status = 'cancelled', closed_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') where id = ?",
+                (agenda_id,),
+            )
+            self._log(c, agenda_id, user, "cancel", "")
+        return self.known(agenda_id)
+
+    @staticmethod
+    def _log(c, agenda_id: int, actor: Player, action: str, detail: str) -> None:
+        c.execute(
+            "insert into agenda_log (agenda_id, actor_id, actor_name, action, detail) values (?, ?, ?, ?, ?)",
+            (agenda_id, actor.id, actor.name, action, detail),
+        )
+
+
+def card_fate(agenda: Agenda, winner: str) -> str | None:
+    """What happens to the card: 'stays' or 'discarded' (None when the kind was not given)."""
+    if agenda.card_kind == "directive":
+        return "discarded"  # 63.8
+    if agenda.card_kind == "law":
+        if agenda.outcome_type == "for-against":
+            return "stays" if winner == FOR else "discarded"  # 62.20 / 62.21, 63.3 / 63.6
+        return "stays"  # an election law (62.20, 63.3)
+    return None

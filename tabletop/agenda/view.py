@@ -1,0 +1,144 @@
+"""An agenda as one message: outcomes with running tallies and every ballot, the voting order
+with whose turn it is, predictions, reminders, and the result when closed."""
+
+from __future__ import annotations
+
+from tabletop.agenda.store import Agenda, AgendaStore
+from tabletop.frontend.i18n import t
+from tabletop.frontend.render import (
+    COLOR_OK,
+    COLOR_RULE,
+    FIELD_VALUE_MAX,
+    Button,
+    Embed,
+    Reply,
+    Select,
+    SelectOption,
+    chunk_lines,
+    escape_md,
+    truncate_label,
+)
+
+MAX_OUTCOME_BUTTONS = 5
+
+
+def agenda_embed(agenda: Agenda) -> Embed:
+    loc = agenda.locale
+    title = t("agenda.title", loc, id=agenda.id, name=agenda.name)
+    if agenda.card_kind:
+        title += f" ({t(f'agenda.kind.{agenda.card_kind}', loc)})"
+    tally = agenda.tally()
+    lines = [f"*{t(f'agenda.type.{agenda.outcome_type}', loc)}*"]
+    for outcome in agenda.outcomes:
+        voters = [b for b in agenda.ballots if b.outcome == outcome]
+        who = ", ".join(f"{escape_md(b.voter_name)} {b.votes}" for b in voters)
+        lines.append(
+            f"**{escape_md(outcome)}** — {t('agenda.votes', loc, n=tally.get(outcome, 0))}" + (f" · {who}" if who else "")
+        )
+    abstained = [escape_md(b.voter_name) for b in agenda.ballots if b.outcome is None]
+    if abstained:
+        lines.append(f"{t('agenda.abstained', loc)}: {', '.join(abstained)}")
+    fields = []
+    if agenda.players:
+        nxt = agenda.next_voter() if agenda.open else None
+        order = []
+        for p in agenda.players:
+            name = escape_md(p.name)
+            if agenda.speaker and p.id == agenda.speaker.id:
+                name += f" ({t('agenda.speaker', loc)})"
+            order.append(f"▶ **{name}**" if nxt and p.id == nxt.id else name)
+        fields += _fields(t("agenda.order", loc), order, " → ")
+    elif agenda.speaker:
+        lines.append(f"{t('agenda.speaker', loc)}: {escape_md(agenda.speaker.name)}")
+    if agenda.predictions:
+        preds = [f"{escape_md(name)} → {escape_md(outcome)}" for name, outcome in agenda.predictions.values()]
+        fields += _fields(t("agenda.predictions", loc), preds, ", ")
+    if agenda.open:
+        lines.append("")
+        lines.append(f"-# {t('agenda.reminder.tg', loc)}")
+        if agenda.outcome_type == "elect-planet":
+            lines.append(f"-# {t('agenda.reminder.planet', loc)}")
+        if agenda.outcome_type == "elect-player":
+            lines.append(f"-# {t('agenda.reminder.self', loc)}")
+    if agenda.result:
+        r = agenda.result
+        lines.append("")
+        line = f"**{t('agenda.result', loc, winner=escape_md(r['winner']))}**"
+        if r["decided_by"] == "speaker":
+            line += " " + t("agenda.nobody_voted" if not any(r["tally"].values()) else "agenda.by_speaker", loc)
+        lines.append(line)
+        if r.get("card"):
+            lines.append(t(f"agenda.card.{r['card']}", loc))
+        if r.get("predicted_right"):
+            lines.append(t("agenda.predicted_right", loc, names=", ".join(escape_md(n) for n in r["predicted_right"])))
+    status = t(f"agenda.status.{agenda.status}", loc)
+    return Embed(
+        title=truncate_label(title, 256),
+        description="\n".join(lines),
+        fields=fields,
+        footer=f"#{agenda.id} · {status}",
+        color=COLOR_RULE if agenda.open else COLOR_OK,
+    )
+
+
+def _fields(name: str, items: list[str], sep: str) -> list[tuple[str, str]]:
+    chunks = chunk_lines(items, FIELD_VALUE_MAX, sep)
+    return [(name + (f" ({i + 1})" if len(chunks) > 1 else ""), c) for i, c in enumerate(chunks)]
+
+
+def agenda_rows(agenda: Agenda) -> list[list]:
+    if not agenda.open:
+        return []
+    loc = agenda.locale
+    prefix = f"agenda:{agenda.id}"
+    rows: list[list] = []
+    if len(agenda.outcomes) <= MAX_OUTCOME_BUTTONS:
+        if agenda.outcomes:
+            rows.append(
+                [Button(truncate_label(o, 80), f"{prefix}:vote:{i}", style="primary") for i, o in enumerate(agenda.outcomes)]
+            )
+    else:
+        rows.append(
+            [
+                Select(
+                    f"{prefix}:pick",
+                    t("agenda.select", loc),
+                    [SelectOption(truncate_label(o, 100), str(i)) for i, o in enumerate(agenda.outcomes)],
+                )
+            ]
+        )
+    extra = []
+    if agenda.outcome_type == "elect-planet":
+        extra.append(Button(t("agenda.button.planet", loc), f"{prefix}:planet", style="primary", emoji="🪐"))
+    extra.append(Button(t("agenda.button.abstain", loc), f"{prefix}:abstain"))
+    if not agenda.ballots:  # predictions close with the first ballot (62.22)
+        extra.append(Button(t("agenda.button.predict", loc), f"{prefix}:predict", emoji="🔮"))
+    rows.append(extra)
+    return rows
+
+
+def agenda_reply(agenda: Agenda, content: str = "") -> Reply:
+    return Reply(content=content, embeds=[agenda_embed(agenda)], rows=agenda_rows(agenda))
+
+
+def audit_reply(store: AgendaStore, agenda: Agenda) -> Reply:
+    reply = agenda_reply(agenda)
+    lines = [
+        f"`{e['at'][11:19]}` {escape_md(e['actor_name'])}: {e['action']} {escape_md(e['detail'])}".rstrip()
+        for e in store.log(agenda.id)
+    ]
+    reply.embeds[0].fields += _fields(t("agenda.audit", agenda.locale), lines, "\n")[: 25 - len(reply.embeds[0].fields)]
+    reply.rows = []
+    reply.ephemeral = True
+    return reply
+
+
+def history_reply(agendas: list[Agenda], locale) -> Reply:
+    if not agendas:
+        return Reply(embeds=[Embed(description=t("agenda.history.empty", locale))], ephemeral=True)
+    lines = []
+    for a in agendas:
+        status = t(f"agenda.status.{a.status}", locale)
+        result = f" → **{escape_md(a.result['winner'])}**" if a.result else ""
+        lines.append(f"#{a.id} {escape_md(a.name)} · {status}{result}")
+    return Reply(embeds=[Embed(title=t("agenda.history", locale), description="\n".join(lines))], ephemeral=True)

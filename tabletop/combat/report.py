@@ -1,0 +1,121 @@
+"""Battle logs as pages: every die (hits marked), which unit took each hit, units left, result."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from tabletop.combat.dice import DiceRoll
+from tabletop.combat.resolver import ATTACKER, DEFENDER, Battle, Volley
+from tabletop.combat.units import Side
+from tabletop.frontend.i18n import t
+from tabletop.frontend.render import COLOR_OK, COLOR_RULE, Button, Embed, Paged, escape_md, footer_page, paginate
+
+
+def _side_name(side: str, locale) -> str:
+    return t(f"combat.{side}", locale)
+
+
+def _die(d) -> str:
+    shown = f"{d.roll}{d.modifier:+d}" if d.modifier else str(d.roll)
+    return f"**{shown}**✓" if d.hit else f"{shown}"
+
+
+def volley_lines(v: Volley, locale) -> list[str]:
+    who = _side_name(v.side, locale)
+    kind = t(f"combat.kind.{v.kind}", locale)
+    if v.blocked:
+        return [f"{who} · {kind}: {v.blocked}"]
+    lines = []
+    if v.dice:
+        by_unit: dict[str, list] = {}
+        for d in v.dice:
+            by_unit.setdefault(d.unit, []).append(d)
+        parts = [f"{escape_md(unit)} ({dice[0].needs}+) " + " ".join(_die(d) for d in dice) for unit, dice in by_unit.items()]
+        lines.append(f"{who} · {kind}: " + " · ".join(parts) + f" → {t('combat.hits', locale, n=v.hits)}")
+    else:
+        lines.append(f"{who} · {kind}: {t('combat.hits', locale, n=v.hits)}")
+    if v.taken:
+        lines.append(
+            "  ↳ "
+            + ", ".join(
+                f"{escape_md(x.unit)} {t('combat.sustained' if x.result == 'sustained' else 'combat.destroyed', locale)}"
+                for x in v.taken
+            )
+        )
+    if v.excess:
+        lines.append("  ↳ " + t("combat.excess", locale, n=v.excess))
+    return lines
+
+
+def side_summary(side: Side | None, locale) -> str:
+    if side is None or not side.units:
+        return t("combat.none_left", locale)
+    counts = Counter(u.name(locale) + (f" ({t('combat.damaged', locale)})" if u.damaged else "") for u in side.units)
+    return ", ".join(f"{escape_md(name)} ×{n}" for name, n in counts.items())
+
+
+def result_line(battle: Battle, locale) -> str:
+    if battle.kind == "bombard":
+        return ""
+    line = t(f"combat.result.{battle.winner or 'none'}", locale)
+    if battle.control:
+        line += "\n" + t(f"combat.control.{battle.control}", locale)
+    return line
+
+
+def battle_pages(battle: Battle, locale="ko", again_id: str | None = None) -> Paged:
+    blocks = []
+    for step in battle.steps:
+        head = t("combat.before", locale) if step.number == 0 else t("combat.round", locale, n=step.number)
+        lines = [f"__**{head}**__"]
+        for v in step.volleys:
+            lines += volley_lines(v, locale)
+        blocks.append("\n".join(lines))
+    effects = []
+    for side_name, side in ((ATTACKER, battle.attacker), (DEFENDER, battle.defender)):
+        if side is not None and side.effects:
+            effects.append(f"{_side_name(side_name, locale)}: {', '.join(side.effects)}")
+    summary = [
+        f"**{t('combat.left', locale)}** — {_side_name(ATTACKER, locale)}: {side_summary(battle.attacker, locale)}"
+        f" / {_side_name(DEFENDER, locale)}: {side_summary(battle.defender, locale)}"
+    ]
+    if effects:
+        summary.append(f"{t('combat.effects', locale)}: " + "; ".join(escape_md(e) for e in effects))
+    summary += [escape_md(n) for n in battle.notes]
+    result = result_line(battle, locale)
+    if result:
+        summary.append(f"**{result}**")
+    blocks.append("\n".join(summary))
+    raw = paginate(blocks)
+    title = t(f"combat.title.{battle.kind}", locale)
+    footer_prefix = t("combat.seed", locale, seed=battle.seed)
+    pages = [
+        Embed(
+            title=title,
+            description=text,
+            footer=footer_page(locale, i + 1, len(raw), footer_prefix),
+            color=COLOR_OK if i == len(raw) - 1 else COLOR_RULE,
+        )
+        for i, (text, _) in enumerate(raw)
+    ]
+    pages[-1].footer = f"{t('combat.policy', locale)}\n{pages[-1].footer}"
+    rows = [[Button(t("combat.again", locale), again_id, emoji="🎲")]] if again_id else []
+    return Paged(pages, start=len(pages) - 1, rows=rows, locale=str(locale))
+
+
+def roll_pages(roll: DiceRoll, locale="ko", again_id: str | None = None) -> Paged:
+    shown = " ".join(
+        (f"**{r}**✓" if roll.target is not None and r + roll.modifier >= roll.target else str(r)) for r in roll.results
+    )
+    lines = [shown]
+    if roll.target is not None:
+        lines.append(t("dice.successes", locale, n=roll.successes, target=roll.target))
+    else:
+        lines.append(t("dice.total", locale, total=roll.total))
+    mod = f"{roll.modifier:+d}" if roll.modifier else ""
+    expr = f"{roll.count}d{roll.sides}{mod}" + (f">={roll.target}" if roll.target is not None else "")
+    embed = Embed(
+        title=t("dice.title", locale, dice=expr), description="\n".join(lines), footer=t("combat.seed", locale, seed=roll.seed)
+    )
+    rows = [[Button(t("combat.again", locale), again_id, emoji="🎲")]] if again_id else []
+    return Paged([embed], rows=rows, locale=str(locale))

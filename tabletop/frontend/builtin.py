@@ -1,0 +1,51 @@
+"""Commands every front end has whatever features are loaded: server settings, the console's
+choice of game, and /help."""
+
+from __future__ import annotations
+
+from tabletop.frontend.commands import COMMANDS, Context, Option, command
+from tabletop.frontend.i18n import t
+from tabletop.frontend.render import Embed, Reply
+from tabletop.rules import answers
+from tabletop.rules.commands import GAME
+from tabletop.rules.compendium import DEFAULT_GAME
+
+
+@command("settings", Option("chat", kind="bool"), GAME, admin=True)
+def settings(ctx: Context, chat: bool | None = None, game: str | None = None):
+    """Server settings: chat mode on/off and the default game. Without options: show them."""
+    lines = []
+    if game is not None:
+        game = answers.check_game(ctx.compendium, game, ctx.locale)
+        ctx.state.set_setting(ctx.guild_id, "game", game)
+        lines.append(t("settings.game", ctx.locale, game=ctx.compendium.packs[game].name(ctx.locale)))
+    if chat is not None:
+        ctx.state.set_setting(ctx.guild_id, "chat", "on" if chat else "off")
+        lines.append(t("settings.chat", ctx.locale, state=t("settings.on" if chat else "settings.off", ctx.locale)))
+    if not lines:
+        current = ctx.state.get_setting(ctx.guild_id, "chat", "on")
+        game_id = ctx.state.get_setting(ctx.guild_id, "game", DEFAULT_GAME)
+        lines.append(t("settings.show", ctx.locale, chat=current, game=game_id))
+    return Reply(embeds=[Embed(description="\n".join(lines))], ephemeral=True)
+
+
+@command("game", Option("name", autocomplete="game", max_length=50), console_only=True)
+def game(ctx: Context, name: str | None = None):
+    """Console: choose which game's rules /rule and /search look up."""
+    if name:
+        ctx.game = answers.check_game(ctx.compendium, name, ctx.locale)
+    current = ctx.compendium.packs[ctx.default_game()]
+    listing = "\n".join(
+        f"{'▶' if p.id == current.id else ' '} {p.id} — {p.name(ctx.locale)}" for p in ctx.compendium.packs.values()
+    )
+    return Reply(content=t("console.game", ctx.locale, game=current.name(ctx.locale)) + "\n" + listing)
+
+
+@command("help", console_only=True)
+def help_(ctx: Context):
+    lines = []
+    for cmd in COMMANDS.values():
+        opts = " ".join(f"{o.name}:" + ("…" if o.required else "[…]") for o in cmd.options)
+        lines.append(f"/{cmd.name} {opts}".rstrip())
+    lines.append("/quit")
+    return Reply(content="\n".join(lines))

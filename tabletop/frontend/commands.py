@@ -1,0 +1,202 @@
+"""The command table: every command the bot speaks, with its options and the core function
+that answers it. The Discord cogs and the offline console both dispatch through this table, so
+a terminal user can do whatever a Discord user can.
+
+The table knows no feature: each feature module declares its commands with `@command`, and
+`tabletop.features` lists which feature modules are loaded.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from tabletop.errors import UserError
+from tabletop.frontend.i18n import t
+from tabletop.frontend.render import Paged, Reply
+from tabletop.frontend.state import StateDB
+from tabletop.rules.compendium import DEFAULT_GAME, Compendium
+
+
+@dataclass
+class Context:
+    """Who is asking, where, and with which data. Front ends fill it in."""
+
+    compendium: Compendium
+    state: StateDB
+    locale: str = "ko"
+    user_id: str = "console"
+    user_name: str = "console"
+    guild_id: str = "console"
+    channel_id: str = "console"
+    is_admin: bool = True
+    game: str | None = None  # an explicit choice (console /game) wins over the server default
+    resolve_user: Callable[[str], str] | None = None  # a mention's id -> display name (Discord)
+
+    def default_game(self) -> str:
+        if self.game:
+            return self.game
+        return self.state.get_setting(self.guild_id, "game", DEFAULT_GAME) or DEFAULT_GAME
+
+
+@dataclass(frozen=True)
+class Option:
+    name: str
+    kind: str = "str"  # str | int | bool
+    required: bool = False
+    autocomplete: str = ""  # what to complete: rule | game | agenda-outcome | unit
+    choices: tuple[str, ...] = ()
+    min_value: int | None = None
+    max_value: int | None = None
+    max_length: int | None = None
+
+
+@dataclass
+class Command:
+    name: str  # "rule", or "agenda vote" for a subcommand
+    handler: Callable
+    options: tuple[Option, ...] = ()
+    console_only: bool = False
+    admin: bool = False
+
+    @property
+    def key(self) -> str:
+        return self.name.replace(" ", ".")
+
+
+COMMANDS: dict[str, Command] = {}
+
+
+def command(name: str, *options: Option, console_only: bool = False, admin: bool = False):
+    def register(fn):
+        COMMANDS[name] = Command(name, fn, tuple(options), console_only, admin)
+        return fn
+
+    return register
+
+
+def _bool(value: str) -> bool | None:
+    v = value.strip().lower()
+    if v in ("true", "yes", "on", "1", "켜기", "켬", "예", "네", "オン", "はい"):
+        return True
+    if v in ("false", "no", "off", "0", "끄기", "끔", "아니오", "オフ", "いいえ"):
+        return False
+    return None
+
+
+def convert(cmd: Command, raw: dict[str, str], locale) -> dict:
+    """Check and convert option values given as text; UserError names the bad option."""
+    known = {o.name: o for o in cmd.options}
+    values: dict = {}
+    for name, value in raw.items():
+        opt = known.get(name)
+        if opt is None:
+            raise UserError(
+                t("error.unknown_option", locale, command=cmd.name, option=name[:40], options=", ".join(known) or "-")
+            )
+        values[name] = convert_value(opt, value, locale)
+    for opt in cmd.options:
+        if opt.required and (opt.name not in values or values[opt.name] in ("", None)):
+            raise UserError(t("error.missing_option", locale, option=opt.name))
+    return values
+
+
+def convert_value(opt: Option, value, locale):
+    if opt.kind == "int":
+        try:
+            number = int(str(value).strip())
+        except ValueError:
+            raise UserError(t("error.option", locale, option=opt.name, problem=f"'{str(value)[:40]}' ≠ 0-9")) from None
+        if opt.min_value is not None and number < opt.min_value or opt.max_value is not None and number > opt.max_value:
+            raise UserError(t("error.option", locale, option=opt.name, problem=f"{opt.min_value}–{opt.max_value}"))
+        return number
+    if opt.kind == "bool":
+        if isinstance(value, bool):
+            return value
+        b = _bool(str(value))
+        if b is None:
+            raise UserError(t("error.option", locale, option=opt.name, problem="true / false"))
+        return b
+    text = str(value).strip()
+    if opt.max_length and len(text) > opt.max_length:
+        raise UserError(t("error.option", locale, option=opt.name, problem=f"≤ {opt.max_length}"))
+    if opt.choices and text not in opt.choices:
+        raise UserError(t("error.option", locale, option=opt.name, problem=" | ".join(opt.choices)))
+    return text
+
+
+def dispatch(ctx: Context, name: str, raw_options: dict[str, str]):
+    """Run a command by name with text options (the console's path)."""
+    cmd = COMMANDS.get(name)
+    if cmd is None:
+        raise UserError(t("error.unknown_command", ctx.locale, command=name[:40]))
+    if cmd.admin and not ctx.is_admin:
+        raise UserError(t("error.no_permission", ctx.locale))
+    return cmd.handler(ctx, **convert(cmd, raw_options, ctx.locale))
+
+
+def run(ctx: Context, command_name: str, /, **values):
+    """Run a command with values a front end already parsed (None: not given)."""
+    return dispatch(ctx, command_name, {k: v for k, v in values.items() if v is not None})
+
+
+def log_roll(ctx: Context, name: str, options: dict, seed: int, summary: str) -> str:
+    """Write a dice command to the state database; returns its "roll again" button's custom_id.
+    The button replays the command (same options, a fresh seed) through this table."""
+    spec = json.dumps({"command": name, "options": options}, ensure_ascii=False)
+    roll_id = ctx.state.log_roll(ctx.guild_id, ctx.channel_id, ctx.user_id, spec, str(seed), summary)
+    return f"combat:again:{roll_id}"
+
+
+def as_replies(result) -> list[Reply]:
+    if isinstance(result, Paged):
+        return [result.reply()]
+    if isinstance(result, Reply):
+        return [result]
+    return list(result)
+
+
+# --- console line parsing ---------------------------------------------------------------------
+
+_AS_RE = re.compile(r"^as\s+([^:]{1,64}):\s*(.*)$", re.IGNORECASE | re.DOTALL)
+
+
+def parse_line(line: str) -> tuple[str | None, str, dict[str, str]]:
+    """'as NAME: /agenda vote outcome:가결 votes:4' -> ('NAME', 'agenda vote', {...}).
+
+    Text before the first `name:` goes to the command's first option, so '/rule 79.1' works.
+    A line without a leading slash is a /rule query, like chat mode's '?'.
+    """
+    line = line.strip()
+    actor = None
+    m = _AS_RE.match(line)
+    if m:
+        actor, line = m.group(1).strip(), m.group(2).strip()
+    if line.startswith("?"):
+        return actor, "rule", {"query": line[1:].strip()}
+    if not line.startswith("/"):
+        return actor, "rule", {"query": line}
+    words = line[1:].split(None, 2)
+    name = words[0].lower() if words else ""
+    rest = line[1:][len(words[0]) :].lstrip() if words else ""
+    if len(words) >= 2 and f"{name} {words[1].lower()}" in COMMANDS:
+        name = f"{name} {words[1].lower()}"
+        rest = rest[len(words[1]) :].lstrip()
+    cmd = COMMANDS.get(name)
+    names = [o.name for o in cmd.options] if cmd else []
+    options: dict[str, str] = {}
+    if names:
+        pattern = re.compile(r"(?:^|\s)(" + "|".join(map(re.escape, names)) + r"):")
+        matches = list(pattern.finditer(rest))
+        head = rest[: matches[0].start()] if matches else rest
+        if head.strip():
+            options[names[0]] = head.strip()
+        for i, match in enumerate(matches):
+            end = matches[i + 1].start() if i + 1 < len(matches) else len(rest)
+            options[match.group(1)] = rest[match.end() : end].strip()
+    elif rest.strip():
+        stray = re.match(r"(\w+):", rest.strip())
+        options[stray.group(1) if stray else "_"] = rest.strip()
+    return actor, name, options

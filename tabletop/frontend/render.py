@@ -1,0 +1,326 @@
+"""Answers as library-neutral pages: embeds, buttons and selects described as plain data that
+fits every Discord limit. The Discord cogs turn them into discord.py objects; the console prints
+them; ``payload()`` gives the exact JSON Discord receives.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from tabletop.frontend.i18n import t
+
+# Discord's limits (https://discord.com/developers/docs/resources/message#embed-object-embed-limits)
+TITLE_MAX = 256
+DESCRIPTION_MAX = 4096
+FIELDS_MAX = 25
+FIELD_NAME_MAX = 256
+FIELD_VALUE_MAX = 1024
+FOOTER_MAX = 2048
+EMBED_TOTAL_MAX = 6000
+CONTENT_MAX = 2000
+BUTTON_LABEL_MAX = 80
+SELECT_OPTIONS_MAX = 25
+SELECT_LABEL_MAX = 100
+SELECT_DESCRIPTION_MAX = 100
+CUSTOM_ID_MAX = 100
+ROWS_MAX = 5
+BUTTONS_PER_ROW = 5
+
+# Our own budget for a page's description: a screenful to read, well inside every limit.
+PAGE_BUDGET = 2000
+
+COLOR_RULE = 0x3B6EA5
+COLOR_HIGHLIGHT = 0xE0A526
+COLOR_OK = 0x3BA55D
+COLOR_ERROR = 0xD9534F
+
+_MD_SPECIAL = re.compile(r"([*_~`|\\])")
+_MD_LINE_START = re.compile(r"^([>#-])", re.MULTILINE)
+
+
+def escape_md(text: str) -> str:
+    """Make rules text show literally in Discord markdown."""
+    return _MD_LINE_START.sub(r"\\\1", _MD_SPECIAL.sub(r"\\\1", text))
+
+
+def plain(markdown: str) -> str:
+    """Our markdown back to plain text (for the console and the fidelity checks)."""
+    out = re.sub(r"(?<!\\)(\*\*|__)", "", markdown)
+    out = re.sub(r"^(> ?|-# )", "", out, flags=re.MULTILINE)
+    return re.sub(r"\\(.)", r"\1", out)
+
+
+@dataclass
+class Embed:
+    title: str = ""
+    description: str = ""
+    fields: list[tuple[str, str]] = field(default_factory=list)
+    footer: str = ""
+    color: int = COLOR_RULE
+
+    def total(self) -> int:
+        return len(self.title) + len(self.description) + len(self.footer) + sum(len(n) + len(v) for n, v in self.fields)
+
+    def to_dict(self) -> dict:
+        d: dict = {"type": "rich", "color": self.color}
+        if self.title:
+            d["title"] = self.title
+        if self.description:
+            d["description"] = self.description
+        if self.fields:
+            d["fields"] = [{"name": n, "value": v, "inline": False} for n, v in self.fields]
+        if self.footer:
+            d["footer"] = {"text": self.footer}
+        return d
+
+
+@dataclass
+class Button:
+    label: str
+    custom_id: str
+    style: str = "secondary"  # primary | secondary | success | danger
+    disabled: bool = False
+    emoji: str = ""
+
+    STYLES = {"primary": 1, "secondary": 2, "success": 3, "danger": 4}
+
+    def to_dict(self) -> dict:
+        d = {"type": 2, "style": self.STYLES[self.style], "label": self.label, "custom_id": self.custom_id}
+        if self.emoji:
+            d["emoji"] = {"name": self.emoji}
+        if self.disabled:
+            d["disabled"] = True
+        return d
+
+
+@dataclass
+class SelectOption:
+    label: str
+    value: str
+    description: str = ""
+
+    def to_dict(self) -> dict:
+        d = {"label": self.label, "value": self.value}
+        if self.description:
+            d["description"] = self.description
+        return d
+
+
+@dataclass
+class Select:
+    custom_id: str
+    placeholder: str
+    options: list[SelectOption]
+
+    def to_dict(self) -> dict:
+        return {
+            "type": 3,
+            "custom_id": self.custom_id,
+            "placeholder": self.placeholder,
+            "options": [o.to_dict() for o in self.options],
+            "min_values": 1,
+            "max_values": 1,
+        }
+
+
+@dataclass
+class Reply:
+    """One message: text, embeds and rows of components. ``ephemeral`` is a delivery hint."""
+
+    content: str = ""
+    embeds: list[Embed] = field(default_factory=list)
+    rows: list[list] = field(default_factory=list)
+    ephemeral: bool = False
+
+    def payload(self) -> dict:
+        d: dict = {"content": self.content or None, "embeds": [e.to_dict() for e in self.embeds]}
+        d["components"] = [{"type": 1, "components": [c.to_dict() for c in row]} for row in self.rows if row]
+        if self.ephemeral:
+            d["flags"] = 64
+        return d
+
+    def text(self) -> str:
+        """The reply as terminal text."""
+        parts = [self.content] if self.content else []
+        for e in self.embeds:
+            if e.title:
+                parts.append(f"━━ {e.title} ━━")
+            if e.description:
+                parts.append(console_markup(e.description))
+            for name, value in e.fields:
+                parts.append(f"[{name}] {console_markup(value)}")
+            if e.footer:
+                parts.append(f"— {e.footer}")
+        for row in self.rows:
+            labels = []
+            for c in row:
+                if isinstance(c, Button):
+                    labels.append(f"[{c.label}]" if not c.disabled else f"({c.label})")
+                elif isinstance(c, Select):
+                    labels.append(f"<{c.placeholder} " + " | ".join(o.label for o in c.options) + ">")
+            if labels:
+                parts.append(" ".join(labels))
+        return "\n".join(parts)
+
+
+@dataclass
+class Paged:
+    """A long answer as pages, opened at `start`; `rows` (buttons, menus) show under every page
+    after the ◀ ▶ row. Front ends page through it; `replies()` is every page."""
+
+    pages: list[Embed]
+    start: int = 0
+    rows: list[list] = field(default_factory=list)
+    locale: str = "ko"
+    note: str = ""  # a line above the pages ("found in another game")
+
+    def reply(self, page: int | None = None, ephemeral: bool = False) -> Reply:
+        page = self.start if page is None else max(0, min(page, len(self.pages) - 1))
+        rows = []
+        if len(self.pages) > 1:
+            rows.append(
+                [
+                    Button(t("prev", self.locale), "page:prev", emoji="◀", disabled=page == 0),
+                    Button(t("next", self.locale), "page:next", emoji="▶", disabled=page == len(self.pages) - 1),
+                ]
+            )
+        return Reply(content=self.note, embeds=[self.pages[page]], rows=rows + self.rows, ephemeral=ephemeral)
+
+    def replies(self) -> list[Reply]:
+        return [self.reply(i) for i in range(len(self.pages))]
+
+
+def console_markup(markdown: str) -> str:
+    """Show highlighted (quoted) lines with a bar in the terminal; drop the rest of the markup."""
+    lines = []
+    for line in markdown.split("\n"):
+        quoted = line.startswith("> ") or line == ">"
+        lines.append(("┃ " if quoted else "") + plain(line[2:] if quoted else line))
+    return "\n".join(lines)
+
+
+def check_limits(reply: Reply) -> list[str]:
+    """Every Discord limit the reply breaks (empty when it fits); used by tests and as a guard."""
+    problems = []
+    if len(reply.content) > CONTENT_MAX:
+        problems.append(f"content {len(reply.content)} > {CONTENT_MAX}")
+    if len(reply.embeds) > 10:
+        problems.append("more than 10 embeds")
+    total = 0
+    for e in reply.embeds:
+        total += e.total()
+        if len(e.title) > TITLE_MAX:
+            problems.append(f"title {len(e.title)} > {TITLE_MAX}")
+        if len(e.description) > DESCRIPTION_MAX:
+            problems.append(f"description {len(e.description)} > {DESCRIPTION_MAX}")
+        if len(e.fields) > FIELDS_MAX:
+            problems.append(f"{len(e.fields)} fields > {FIELDS_MAX}")
+        for n, v in e.fields:
+            if not n or len(n) > FIELD_NAME_MAX:
+                problems.append(f"field name length {len(n)}")
+            if not v or len(v) > FIELD_VALUE_MAX:
+                problems.append(f"field value length {len(v)}")
+        if len(e.footer) > FOOTER_MAX:
+            problems.append("footer too long")
+    if total > EMBED_TOTAL_MAX:
+        problems.append(f"embeds total {total} > {EMBED_TOTAL_MAX}")
+    if len(reply.rows) > ROWS_MAX:
+        problems.append(f"{len(reply.rows)} rows > {ROWS_MAX}")
+    for row in reply.rows:
+        if any(isinstance(c, Select) for c in row) and len(row) != 1:
+            problems.append("a select must be alone in its row")
+        if len(row) > BUTTONS_PER_ROW:
+            problems.append("more than 5 buttons in a row")
+        for c in row:
+            if len(c.custom_id) > CUSTOM_ID_MAX:
+                problems.append(f"custom_id too long: {c.custom_id}")
+            if isinstance(c, Button) and not 0 < len(c.label) <= BUTTON_LABEL_MAX:
+                problems.append(f"button label length {len(c.label)}")
+            if isinstance(c, Select):
+                if not 0 < len(c.options) <= SELECT_OPTIONS_MAX:
+                    problems.append(f"select has {len(c.options)} options")
+                for o in c.options:
+                    if not 0 < len(o.label) <= SELECT_LABEL_MAX or len(o.description) > SELECT_DESCRIPTION_MAX:
+                        problems.append(f"select option too long: {o.label[:20]}")
+                    if len(o.value) > 100:
+                        problems.append("select value too long")
+    return problems
+
+
+def split_text(text: str, budget: int) -> list[str]:
+    """Split text into chunks within budget: at lines, then sentences, then characters.
+    Joining the chunks with newlines (between lines) or directly gives the text back."""
+    if len(text) <= budget:
+        return [text]
+    chunks: list[str] = []
+    current = ""
+    for line in text.split("\n"):
+        pieces = [line]
+        if len(line) > budget:
+            pieces = [p for p in re.split(r"(?<=[.!?。！？])(?=\s)", line) if p]
+            pieces = [x for p in pieces for x in (_hard_split(p, budget) if len(p) > budget else [p])]
+            # continuation pieces of one line are joined without a newline
+            for i, piece in enumerate(pieces):
+                sep = "\n" if (i == 0 and current) else ""
+                if len(current) + len(sep) + len(piece) > budget and current:
+                    chunks.append(current)
+                    current, sep = "", ""
+                current += sep + piece
+            continue
+        sep = "\n" if current else ""
+        if len(current) + len(sep) + len(line) > budget and current:
+            chunks.append(current)
+            current, sep = "", ""
+        current += sep + line
+    if current:
+        chunks.append(current)
+    return chunks
+
+
+def _hard_split(text: str, budget: int) -> list[str]:
+    return [text[i : i + budget] for i in range(0, len(text), budget)]
+
+
+def paginate(blocks: list[str], budget: int = PAGE_BUDGET) -> list[tuple[str, set[int]]]:
+    """Pack blocks into pages of at most `budget` characters, never splitting a block that
+    fits on a page. Returns (text, indexes of the blocks on that page)."""
+    pages: list[tuple[str, set[int]]] = []
+    text, members = "", set[int]()
+    for i, block in enumerate(blocks):
+        for chunk in split_text(block, budget):
+            sep = "\n\n" if text else ""
+            if text and len(text) + len(sep) + len(chunk) > budget:
+                pages.append((text, members))
+                text, members, sep = "", set(), ""
+            text += sep + chunk
+            members.add(i)
+    if text or not pages:
+        pages.append((text, members))
+    return pages
+
+
+def chunk_lines(items: list[str], budget: int, sep: str = ", ") -> list[str]:
+    """Join items into strings within budget, splitting between items (and inside any item
+    longer than the budget), so nothing is dropped."""
+    out, current = [], ""
+    for item in items:
+        for piece in _hard_split(item, budget) if len(item) > budget else [item]:
+            add = (sep if current else "") + piece
+            if current and len(current) + len(add) > budget:
+                out.append(current)
+                current, add = "", piece
+            current += add
+    if current:
+        out.append(current)
+    return out
+
+
+def truncate_label(text: str, limit: int) -> str:
+    """Labels of buttons and choices are names, not rules text: shorten with an ellipsis."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def footer_page(locale, page: int, pages: int, prefix: str = "") -> str:
+    label = t("page", locale, page=page, pages=pages) if pages > 1 else ""
+    return " · ".join(x for x in (prefix, label) if x)

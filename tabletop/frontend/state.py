@@ -1,0 +1,169 @@
+"""The state database: live data (server settings, agenda votes, roll logs) that must survive
+restarts and crashes. Separate from the disposable rules database; no rebuild touches it.
+
+SQLite in WAL mode with synchronous=FULL: a write is on disk before the caller is told it
+happened. The schema is versioned (PRAGMA user_version) and upgraded by numbered migrations.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from contextlib import contextmanager
+from pathlib import Path
+
+from tabletop.paths import state_db_path
+
+MIGRATIONS: list[str] = [
+    # 1: server settings
+    """
+    create table settings (
+        guild_id text not null,
+        key text not null,
+        value text not null,
+        primary key (guild_id, key)
+    );
+    """,
+    # 2: agenda votes (glossary 62-63)
+    """
+    create table agendas (
+        id integer primary key autoincrement,
+        guild_id text not null,
+        channel_id text not null,
+        message_id text,
+        name text not null,
+        outcome_type text not null,
+        card_kind text,
+        outcomes text not null,          -- JSON list of outcome names
+        speaker text,                    -- display name of the speaker
+        speaker_id text,
+        players text not null,           -- JSON list of {id, name} in voting order
+        starter_id text not null,
+        starter_name text not null,
+        status text not null default 'open',   -- open | closed | cancelled
+        result text,                     -- JSON of the resolution when closed
+        created_at text not null default (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+        closed_at text
+    );
+    create index agendas_open on agendas (status, guild_id, channel_id);
+    create table ballots (
+        agenda_id integer not null references agendas(id),
+        voter_id text not null,
+        voter_name text not null,
+        outcome text,                    -- null: abstained
+        votes integer not null,
+        cast_at text not null default (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+        primary key (agenda_id, voter_id)
+    );
+    create table predictions (
+        agenda_id integer not null references agendas(id),
+        player_id text not null,
+        player_name text not null,
+        outcome text not null,
+        made_at text not null default (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+        primary key (agenda_id, player_id)
+    );
+    create table agenda_log (
+        id integer primary key autoincrement,
+        agenda_id integer not null references agendas(id),
+        actor_id text not null,
+        actor_name text not null,
+        action text not null,            -- start | vote | abstain | predict | close | cancel
+        detail text not null default '',
+        at text not null default (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+    );
+    create index agenda_log_agenda on agenda_log (agenda_id);
+    """,
+    # 3: dice and combat roll log, so a result can be checked later by its seed
+    """
+    create table rolls (
+        id integer primary key autoincrement,
+        guild_id text not null,
+        channel_id text not null,
+        user_id text not null,
+        command text not null,
+        seed text not null,
+        summary text not null,
+        at text not null default (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+    );
+    """,
+    # 4: an agenda message keeps the language it was started in, whoever clicks later
+    """
+    alter table agendas add column locale text not null default 'ko';
+    """,
+]
+
+
+class StateDB:
+    """One connection, serialised by a lock; every write is its own committed transaction."""
+
+    def __init__(self, path: Path | str | None = None):
+        self.path = str(path or state_db_path())
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        self.conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=30)
+        self.conn.row_factory = sqlite3.Row
+        self.lock = threading.RLock()
+        self.conn.execute("pragma journal_mode = wal")
+        self.conn.execute("pragma synchronous = full")
+        self.conn.execute("pragma foreign_keys = on")
+        self.conn.execute("pragma busy_timeout = 30000")
+        self.migrate()
+
+    @property
+    def version(self) -> int:
+        return self.conn.execute("pragma user_version").fetchone()[0]
+
+    def migrate(self) -> None:
+        with self.lock:
+            current = self.version
+            if current > len(MIGRATIONS):
+                raise RuntimeError(
+                    f"{self.path} has schema version {current}, newer than this bot ({len(MIGRATIONS)}): upgrade the bot"
+                )
+            for number, script in enumerate(MIGRATIONS[current:], start=current + 1):
+                with self.transaction() as c:
+                    for statement in script.split(";"):
+                        if statement.strip():
+                            c.execute(statement)
+                    c.execute(f"pragma user_version = {number}")
+
+    @contextmanager
+    def transaction(self):
+        """BEGIN IMMEDIATE … COMMIT: concurrent writers (other processes too) wait their turn."""
+        with self.lock:
+            self.conn.execute("begin immediate")
+            try:
+                yield self.conn
+            except BaseException:
+                self.conn.execute("rollback")
+                raise
+            else:
+                self.conn.execute("commit")
+
+    # --- settings --------------------------------------------------------------------------
+
+    def get_setting(self, guild_id: str, key: str, default: str | None = None) -> str | None:
+        with self.lock:
+            row = self.conn.execute("select value from settings where guild_id = ? and key = ?", (str(guild_id), key)).fetchone()
+        return row[0] if row else default
+
+    def set_setting(self, guild_id: str, key: str, value: str) -> None:
+        with self.transaction() as c:
+            c.execute(
+                "insert into settings (guild_id, key, value) values (?, ?, ?) "
+                "on conflict (guild_id, key) do update set value = excluded.value",
+                (str(guild_id), key, value),
+            )
+
+    def log_roll(self, guild_id: str, channel_id: str, user_id: str, command: str, seed: str, summary: str) -> int:
+        with self.transaction() as c:
+            cur = c.execute(
+                "insert into rolls (guild_id, channel_id, user_id, command, seed, summary) values (?, ?, ?, ?, ?, ?)",
+                (str(guild_id), str(channel_id), str(user_id), command, seed, summary[:2000]),
+            )
+            return cur.lastrowid
+
+    def close(self) -> None:
+        with self.lock:
+            self.conn.close()

@@ -1,0 +1,1 @@
+"""Galaxy Trucker's small dice resolvers: meteors and shots, sabotage (/gt)."""

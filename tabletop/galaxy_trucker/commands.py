@@ -1,0 +1,80 @@
+"""The /gt commands: roll meteors, shots and sabotage, show every die, quote the pack's own rules
+text under the roll, and offer buttons to open the sections these rolls come from."""
+
+from __future__ import annotations
+
+from tabletop.combat.dice import Dice, parse_seed
+from tabletop.frontend.commands import Context, Option, command, log_roll
+from tabletop.frontend.i18n import t
+from tabletop.frontend.render import FIELD_VALUE_MAX, Button, Embed, Paged, escape_md
+from tabletop.galaxy_trucker.dice import GAME, Incoming, parse_incoming, roll_incoming, roll_sabotage
+
+
+def _open(label: str, section: str) -> Button:
+    return Button(label, f"rule:open:{GAME}:{section}", style="primary")
+
+
+def rules_field(ctx: Context, section_id: str) -> tuple[str, str] | None:
+    """The pack's own text of a section, quoted under the roll (never paraphrased)."""
+
+    section = ctx.compendium.section(GAME, section_id)
+    if section is None:
+        return None
+    value = "\n".join(f"{r.id} {escape_md(r.text)}" for r in section.rules if r.text)
+    if len(value) > FIELD_VALUE_MAX:  # too long to quote whole: the button opens it instead
+        return None
+    return f"{section.number} {section.title}", value
+
+
+def _pages(title_key: str, lines: list[str], seed: int, locale, again_id, quote, section: str, label_key: str) -> Paged:
+    embed = Embed(title=t(title_key, locale), description="\n".join(lines), footer=t("combat.seed", locale, seed=seed))
+    if quote:
+        embed.fields.append(quote)
+    row = [_open(t(label_key, locale), section)]
+    if again_id:
+        row.append(Button(t("combat.again", locale), again_id, emoji="🎲"))
+    return Paged([embed], rows=[row], locale=str(locale))
+
+
+def meteor_pages(incoming: list[Incoming], seed: int, locale, again_id: str | None, quote=None) -> Paged:
+    lines = [
+        t(
+            "gt.meteor.line",
+            locale,
+            n=i,
+            what=t(f"gt.{m.kind}.{m.size}", locale),
+            where=t(f"gt.dir.{m.direction}", locale),
+            a=m.dice[0],
+            b=m.dice[1],
+            total=m.line,
+        )
+        + " → "
+        + t(f"gt.{m.along}", locale, n=m.line)
+        for i, m in enumerate(incoming, 1)
+    ]
+    return _pages("gt.meteor.title", lines, seed, locale, again_id, quote, "meteor-swarm", "gt.rules.meteors")
+
+
+def sabotage_pages(attempts, seed: int, locale, again_id: str | None, quote=None) -> Paged:
+    lines = [
+        t("gt.sabotage.line", locale, n=i, c1=c[0], c2=c[1], column=sum(c), r1=r[0], r2=r[1], row=sum(r))
+        for i, (c, r) in enumerate(attempts, 1)
+    ]
+    return _pages("gt.sabotage.title", lines, seed, locale, again_id, quote, "sabotage", "gt.rules.sabotage")
+
+
+@command("gt meteor", Option("incoming", max_length=300), Option("seed", max_length=20))
+def gt_meteor(ctx: Context, incoming: str | None = None, seed=None):
+    items = parse_incoming(incoming, ctx.locale)
+    seed = parse_seed(seed, ctx.locale)
+    roll_incoming(items, Dice(seed))
+    again = log_roll(ctx, "gt meteor", {"incoming": incoming} if incoming else {}, seed, " ".join(str(i.line) for i in items))
+    return meteor_pages(items, seed, ctx.locale, again, rules_field(ctx, "meteor-swarm"))
+
+
+@command("gt sabotage", Option("seed", max_length=20))
+def gt_sabotage(ctx: Context, seed=None):
+    seed = parse_seed(seed, ctx.locale)
+    attempts = roll_sabotage(Dice(seed))
+    again = log_roll(ctx, "gt sabotage", {}, seed, " ".join(f"{sum(c)}/{sum(r)}" for c, r in attempts))
+    return sabotage_pages(attempts, seed, ctx.locale, again, rules_field(ctx, "sabotage"))

@@ -1,0 +1,289 @@
+"""Rules answers: a section as pages with the matched rule highlighted, search result lists and
+chat-mode replies. Every front end (Discord, console, `bot.py render`) shows these same pages.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tabletop.errors import UserError
+from tabletop.frontend.i18n import t
+from tabletop.frontend.render import (
+    COLOR_ERROR,
+    COLOR_HIGHLIGHT,
+    COLOR_RULE,
+    FIELD_VALUE_MAX,
+    SELECT_DESCRIPTION_MAX,
+    SELECT_LABEL_MAX,
+    Button,
+    Embed,
+    Paged,
+    Reply,
+    Select,
+    SelectOption,
+    chunk_lines,
+    escape_md,
+    footer_page,
+    paginate,
+    truncate_label,
+)
+from tabletop.rules.compendium import DEFAULT_GAME, Compendium, RelatedTopic
+from tabletop.rules.packs import Rule, Section
+from tabletop.rules.search import MAX_QUERY_CHARS, Result
+
+ROMAN = ["i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi", "xii", "xiii", "xiv", "xv"]
+MAX_RELATED_BUTTONS = 5
+
+
+def error_reply(message: str) -> Reply:
+    return Reply(embeds=[Embed(description=message, color=COLOR_ERROR)], ephemeral=True)
+
+
+def check_query(query: str | None, locale) -> str:
+    query = (query or "").strip()
+    if not query:
+        raise UserError(t("empty_query", locale))
+    if len(query) > MAX_QUERY_CHARS:
+        raise UserError(t("query_too_long", locale, length=len(query), limit=MAX_QUERY_CHARS))
+    return query
+
+
+def check_game(compendium: Compendium, game: str | None, locale) -> str:
+    game = (game or DEFAULT_GAME).strip().lower()
+    if game not in compendium.packs:
+        names = ", ".join(f"{p.id} ({p.name(str(locale))})" for p in compendium.packs.values())
+        raise UserError(t("unknown_game", locale, game=game[:50], games=names))
+    return game
+
+
+# --- a section as pages ------------------------------------------------------------------
+
+
+def section_heading(section: Section) -> str:
+    """'79 폭격 (유닛 능력) · Bombardment'; '3 우주선 만들기 · Building the Ship' elsewhere."""
+    parts = [f"{section.number} {section.full_title}"]
+    ko = section.names.get("ko")
+    if ko and ko != section.title:  # a Japanese section, named for Korean readers too
+        parts.append(ko)
+    if section.name_en:
+        parts.append(section.name_en)
+    return " · ".join(parts)
+
+
+def rule_block(rule: Rule, highlighted: bool, locale) -> str:
+    lines: list[str] = []
+    if rule.heading:
+        lines.append(f"**{rule.id} {escape_md(rule.heading)}**")
+        if rule.text:
+            lines.append(escape_md(rule.text))
+    elif rule.text:
+        lines.append(f"**{rule.id}** {escape_md(rule.text)}")
+    if not rule.heading and not rule.text:
+        lines.append(f"**{rule.id}**")
+    step = 0
+    for item in rule.items:
+        if item.kind == "row":
+            lines.append(" │ ".join(escape_md(c) for c in item.cells))
+        elif item.kind == "bullet":
+            lines.append(f"• {escape_md(item.text)}")
+        elif item.kind == "step":
+            lines.append(f"{ROMAN[step] if step < len(ROMAN) else step + 1}. {escape_md(item.text)}")
+            step += 1
+        else:
+            lines.append(escape_md(item.text))
+    if rule.editor_note:
+        lines.append(f"*{t('editor_note', locale)}: {escape_md(rule.editor_note)}*")
+    if highlighted:
+        lines[0] = "▶ " + lines[0]
+        lines = ["> " + line for line in lines]
+    return "\n".join(lines)
+
+
+@dataclass
+class RuleAnswer(Paged):
+    """A section rendered as pages; `start` is the page holding the matched rule."""
+
+    section: Section | None = None
+    rule: str | None = None
+    related: tuple[RelatedTopic, ...] = ()
+
+
+def related_rows(section: Section, related: tuple[RelatedTopic, ...], locale) -> list[list]:
+    linked: dict[str, RelatedTopic] = {}
+    for topic in related:
+        if topic.target:
+            linked.setdefault(topic.target, topic)
+    if not linked:
+        return []
+    if len(linked) <= MAX_RELATED_BUTTONS:
+        return [
+            [
+                Button(truncate_label(topic.name, 80), f"rule:open:{section.pack}:{target}", style="primary")
+                for target, topic in linked.items()
+            ]
+        ]
+    options = [SelectOption(truncate_label(topic.name, SELECT_LABEL_MAX), target) for target, topic in list(linked.items())[:25]]
+    return [[Select(f"rule:related:{section.pack}", t("related.select", locale), options)]]
+
+
+def section_answer(compendium: Compendium, section: Section, rule_id: str | None, locale="ko") -> RuleAnswer:
+    blocks: list[str] = []
+    highlight_block = None
+    if section.part:
+        blocks.append(f"__{escape_md(section.part)}__")
+    if section.intro:
+        blocks.append(escape_md(section.intro))
+    for rule in section.rules:
+        if rule.id == rule_id:
+            highlight_block = len(blocks)
+        blocks.append(rule_block(rule, rule.id == rule_id, locale))
+    if section.editor_note:
+        blocks.append(f"*{t('editor_note', locale)}: {escape_md(section.editor_note)}*")
+    related = compendium.related(section)
+    related_fields = []
+    if related:
+        names = [
+            (
+                f"{escape_md(r.name)} (→{compendium.known_section(section.pack, r.target).number})"
+                if r.target
+                else f"{escape_md(r.name)} {t('related.missing', locale)}"
+            )
+            for r in related
+        ]
+        chunks = chunk_lines(names, FIELD_VALUE_MAX)
+        related_fields = [
+            (t("related", locale) + (f" ({i + 1})" if len(chunks) > 1 else ""), chunk) for i, chunk in enumerate(chunks)
+        ]
+    pack = compendium.packs[section.pack]
+    raw_pages = paginate(blocks)
+    embeds, start = [], 0
+    title = section_heading(section)
+    for i, (text, members) in enumerate(raw_pages):
+        if highlight_block is not None and highlight_block in members and not start:
+            start = i
+        prefix = pack.name(str(locale))
+        if rule_id:
+            prefix = f"{prefix} · {t('matched', locale, rule=rule_id)}"
+        embeds.append(
+            Embed(
+                title=title,
+                description=text,
+                fields=list(related_fields),
+                footer=footer_page(locale, i + 1, len(raw_pages), prefix),
+                color=COLOR_HIGHLIGHT if highlight_block in members else COLOR_RULE,
+            )
+        )
+    rows = related_rows(section, related, locale)
+    return RuleAnswer(embeds, start, rows, str(locale), section=section, rule=rule_id, related=related)
+
+
+def lookup(compendium: Compendium, query: str, game: str = "ti4", locale="ko") -> RuleAnswer:
+    """/rule: the best section for a query, opened at the matched rule; UserError when none."""
+    query = check_query(query, locale)
+    game = check_game(compendium, game, locale)
+    results = compendium.search.search(query, game, limit=1)
+    if not results:
+        raise UserError(t("no_result", locale, query=query))
+    best = results[0]
+    return section_answer(compendium, compendium.known_section(game, best.section), best.rule, locale)
+
+
+def open_section(compendium: Compendium, game: str, value: str, locale="ko") -> RuleAnswer:
+    """Open a section from a button or select value: "79" or "79:79.1"."""
+    section_id, _, rule_id = value.partition(":")
+    section = compendium.section(game, section_id)
+    if section is None:
+        raise UserError(t("no_result", locale, query=value[:50]))
+    return section_answer(compendium, section, rule_id or None, locale)
+
+
+# --- result lists --------------------------------------------------------------------------
+
+
+def snippet(section: Section, rule_id: str | None, width: int = 90) -> str:
+    rule = section.rule(rule_id) if rule_id else None
+    source = (rule.text or rule.heading) if rule else (section.intro or (section.rules[0].text if section.rules else ""))
+    line = " ".join(source.split())
+    return line if len(line) <= width else line[: width - 1] + "…"
+
+
+def result_label(compendium: Compendium, r: Result) -> str:
+    section = compendium.known_section(r.pack, r.section)
+    head = section_heading(section)
+    return f"{head} — {r.rule}" if r.rule else head
+
+
+def results_reply(compendium: Compendium, query: str, results: list[Result], locale, title_key="search.title") -> Reply:
+    lines = []
+    options = []
+    for i, r in enumerate(results, 1):
+        section = compendium.known_section(r.pack, r.section)
+        label = result_label(compendium, r)
+        lines.append(f"**{i}.** {escape_md(label)}\n{escape_md(snippet(section, r.rule))}")
+        options.append(
+            SelectOption(
+                truncate_label(label, SELECT_LABEL_MAX),
+                f"{r.section}:{r.rule}" if r.rule else r.section,
+                truncate_label(snippet(section, r.rule), SELECT_DESCRIPTION_MAX),
+            )
+        )
+    game = results[0].pack
+    embed = Embed(
+        title=truncate_label(t(title_key, locale, query=query), 256),
+        description="\n".join(lines),
+        footer=compendium.packs[game].name(str(locale)),
+    )
+    rows = [[Select(f"rule:pick:{game}", t("search.select", locale), options)]] if options else []
+    return Reply(embeds=[embed], rows=rows)
+
+
+def search_reply(compendium: Compendium, query: str, game: str = "ti4", locale="ko", limit: int = 5) -> Reply:
+    """/search: the top matches with a one-line snippet each and a menu to open one."""
+    query = check_query(query, locale)
+    game = check_game(compendium, game, locale)
+    results = compendium.search.search(query, game, limit=limit)
+    if not results:
+        raise UserError(t("no_result", locale, query=query))
+    return results_reply(compendium, query, results, locale)
+
+
+def chat_answer(compendium: Compendium, query: str, game: str = "ti4", locale="ko") -> RuleAnswer | Reply:
+    """Chat mode (?질문): the answer when the match is clear, "did you mean" when it is weak.
+    The answer names its game, since a server may play several."""
+    query = check_query(query, locale)
+    game = check_game(compendium, game, locale)
+    results = compendium.search.search(query, game, limit=3)
+    note = ""
+    if not results or not results[0].confident:  # the server's game first, then the others
+        for other in compendium.packs:
+            if other == game:
+                continue
+            found = compendium.search.search(query, other, limit=3)
+            if found and found[0].confident and (not results or found[0].score > results[0].score):
+                results, note = found, t("chat.other_game", locale, game=compendium.packs[other].name(str(locale)))
+                break
+    if not results:
+        raise UserError(t("no_result", locale, query=query))
+    game = results[0].pack
+    if results[0].confident:
+        answer = section_answer(compendium, compendium.known_section(game, results[0].section), results[0].rule, locale)
+        answer.note = note
+        return answer
+    reply = results_reply(compendium, query, results, locale, title_key="search.title")
+    reply.content = t("did_you_mean", locale)
+    return reply
+
+
+__all__ = [
+    "UserError",
+    "check_query",
+    "t",
+    "RuleAnswer",
+    "lookup",
+    "open_section",
+    "search_reply",
+    "chat_answer",
+    "section_answer",
+    "error_reply",
+    "COLOR_ERROR",
+]

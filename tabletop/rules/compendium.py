@@ -1,0 +1,126 @@
+"""The compendium: every pack, section and rule from the rules database, held in memory, with
+lookups by id and the search engine attached. Front ends ask it; none of them reads SQL.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+
+from tabletop.rules import ruledb
+from tabletop.rules.packs import Item, Pack, Rule, Section
+
+DEFAULT_GAME = "ti4"
+
+
+@dataclass(frozen=True)
+class RelatedTopic:
+    name: str
+    target: str | None  # section id in the same pack, or None when the pack does not have it
+
+
+class Compendium:
+    def __init__(self, db_path: Path):
+        self.db_path = Path(db_path)
+        # check_same_thread=False: the Discord bot calls from its event loop thread and from
+        # executor threads; the connection is only ever read.
+        self.conn = sqlite3.connect(f"file:{self.db_path}?mode=ro", uri=True, check_same_thread=False)
+        self.packs: dict[str, Pack] = {}
+        self._sections: dict[tuple[str, str], Section] = {}
+        self._related: dict[tuple[str, str], tuple[RelatedTopic, ...]] = {}
+        self._load()
+
+    @classmethod
+    def open(cls, db_path: Path | None = None) -> Compendium:
+        """Open the rules database, rebuilding it first when the YAML has changed."""
+        return cls(ruledb.ensure(db_path=db_path))
+
+    def _load(self) -> None:
+        c = self.conn
+        rules: dict[tuple[str, str], list[Rule]] = {}
+        for pack, section, rid, heading, text, items, note in c.execute(
+            "select pack, section, id, heading, text, items, editor_note from rules order by pack, section, position"
+        ):
+            rules.setdefault((pack, section), []).append(
+                Rule(rid, text or "", heading or "", tuple(Item(k, t) for k, t in json.loads(items)), note or "")
+            )
+        aliases: dict[tuple[str, str], list[str]] = {}
+        for pack, section, alias in c.execute("select pack, section, alias from aliases order by rowid"):
+            aliases.setdefault((pack, section), []).append(alias)
+        related: dict[tuple[str, str], list[RelatedTopic]] = {}
+        for pack, section, name, target in c.execute(
+            "select pack, section, name, target from related order by pack, section, position"
+        ):
+            related.setdefault((pack, section), []).append(RelatedTopic(name, target))
+        self._related = {k: tuple(v) for k, v in related.items()}
+        sections: dict[str, list[Section]] = {}
+        for pack, sid, number, title, kind, names, intro, note, file, part, title_from in c.execute(
+            "select pack, id, number, title, kind, names, intro, editor_note, file, part, title_from "
+            "from sections order by pack, number"
+        ):
+            s = Section(
+                pack=pack,
+                id=sid,
+                number=number,
+                title=title,
+                kind=kind or "",
+                names=json.loads(names),
+                aliases=tuple(aliases.get((pack, sid), ())),
+                intro=intro or "",
+                rules=tuple(rules.get((pack, sid), ())),
+                related=tuple(t.name for t in self._related.get((pack, sid), ())),
+                editor_note=note or "",
+                file=file or "",
+                part=part or "",
+                title_from=title_from or "heading",
+            )
+            sections.setdefault(pack, []).append(s)
+            self._sections[(pack, sid)] = s
+        for pid, names, language, source, credit, description, numbering in c.execute(
+            "select id, names, language, source, credit, description, numbering from packs order by position"
+        ):
+            self.packs[pid] = Pack(
+                pid, json.loads(names), language, source, credit, tuple(sections.get(pid, ())), description or "", numbering
+            )
+
+    # --- lookups -------------------------------------------------------------------------
+
+    def pack(self, game: str | None = None) -> Pack | None:
+        return self.packs.get(game or DEFAULT_GAME)
+
+    def section(self, game: str, section_id: str) -> Section | None:
+        return self._sections.get((game, section_id))
+
+    def known_section(self, game: str, section_id: str) -> Section:
+        """A section the caller got from this compendium (a search result, a related topic's
+        target): its absence is a bug, not a user's mistake."""
+        section = self._sections.get((game, section_id))
+        if section is None:
+            raise LookupError(f"no section {game}/{section_id}")
+        return section
+
+    def section_by_number(self, game: str, number: int) -> Section | None:
+        pack = self.packs.get(game)
+        return next((s for s in pack.sections if s.number == number), None) if pack else None
+
+    def related(self, section: Section) -> tuple[RelatedTopic, ...]:
+        return self._related.get((section.pack, section.id), ())
+
+    def unit_rows(self, game: str) -> list[dict]:
+        try:
+            rows = self.conn.execute("select data from units where game = ?", (game,)).fetchall()
+        except sqlite3.OperationalError:  # no units table: no unit data for any game
+            return []
+        return [json.loads(r[0]) for r in rows]
+
+    @cached_property
+    def search(self):
+        from tabletop.rules.search import SearchEngine
+
+        return SearchEngine(self)
+
+    def close(self) -> None:
+        self.conn.close()

@@ -1,0 +1,221 @@
+"""Text normalisation and tokenising for Korean, Japanese and English rules text.
+
+Search, the database build and the fidelity checks all go through these few functions so that
+"피해견딤", "피해 견딤" and "ＰＤＳ" compare equal everywhere.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+_HANGUL_FIRST, _HANGUL_LAST = 0xAC00, 0xD7A3
+_CHOSEONG = "ㄱㄲㄴㄷㄸㄹㅁㅂㅃㅅㅆㅇㅈㅉㅊㅋㅌㅍㅎ"
+_JUNGSEONG = "ㅏㅐㅑㅒㅓㅔㅕㅖㅗㅘㅙㅚㅛㅜㅝㅞㅟㅠㅡㅢㅣ"
+_JONGSEONG = ["", *"ㄱㄲㄳㄴㄵㄶㄷㄹㄺㄻㄼㄽㄾㄿㅀㅁㅂㅄㅅㅆㅇㅈㅊㅋㅌㅍㅎ"]
+
+# NFKC turns compatibility jamo (ㄱ, U+3131) into conjoining jamo (U+1100). Where such a jamo is
+# left standing alone, map it back so that "ㅍㄱ" stays the initial-consonant query it was.
+_CONJOINING_TO_COMPAT: dict[str, str] = {}
+for _cp in range(0x3131, 0x318F):
+    _decomposed = unicodedata.normalize("NFKC", chr(_cp))
+    if len(_decomposed) == 1 and _decomposed != chr(_cp):
+        _CONJOINING_TO_COMPAT.setdefault(_decomposed, chr(_cp))
+
+_CONJOINING_RE = re.compile("[\u1100-\u11ff]")
+_SPACE_RE = re.compile(r"\s+")
+_KEY_DROP_RE = re.compile(r"[\W_]+", re.UNICODE)
+_CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\ufeff]")
+
+
+def normalize(text: str) -> str:
+    """NFKC (full-width to half-width, composed Hangul), lower case, single spaces."""
+    text = _CONTROL_RE.sub(" ", text)
+    text = unicodedata.normalize("NFKC", text)
+    if _CONJOINING_RE.search(text):
+        text = "".join(_CONJOINING_TO_COMPAT.get(ch, ch) for ch in text)
+    return _SPACE_RE.sub(" ", text).strip().lower()
+
+
+def key(text: str) -> str:
+    """A comparison key: normalised, with spaces and punctuation removed."""
+    return _KEY_DROP_RE.sub("", normalize(text))
+
+
+def is_syllable(ch: str) -> bool:
+    return _HANGUL_FIRST <= ord(ch) <= _HANGUL_LAST
+
+
+def decompose(text: str) -> str:
+    """Hangul syllables into compatibility jamo ("폭격" -> "ㅍㅗㄱㄱㅕㄱ"); other characters kept."""
+    out = []
+    for ch in text:
+        if is_syllable(ch):
+            offset = ord(ch) - _HANGUL_FIRST
+            out.append(_CHOSEONG[offset // 588])
+            out.append(_JUNGSEONG[(offset % 588) // 28])
+            out.append(_JONGSEONG[offset % 28])
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def initials(text: str) -> str:
+    """Initial consonants of each syllable ("행성 보호막" -> "ㅎㅅㅂㅎㅁ"); spaces dropped."""
+    out = []
+    for ch in key(text):
+        if is_syllable(ch):
+            out.append(_CHOSEONG[(ord(ch) - _HANGUL_FIRST) // 588])
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def is_initials_query(text: str) -> bool:
+    """True when the text is made only of initial consonants (and spaces): "ㅎㅅ ㅂㅎㅁ"."""
+    k = key(text)
+    return bool(k) and all(ch in _CHOSEONG for ch in k)
+
+
+def _is_cjk(ch: str) -> bool:
+    cp = ord(ch)
+    return (
+        _HANGUL_FIRST <= cp <= _HANGUL_LAST
+        or 0x3040 <= cp <= 0x30FF  # hiragana, katakana
+        or 0x3400 <= cp <= 0x9FFF  # CJK ideographs
+        or 0xF900 <= cp <= 0xFAFF
+    )
+
+
+# Korean particles and endings that stick to nouns; a trailing one is also indexed without it.
+_PARTICLES = sorted(
+    "은 는 이 가 을 를 의 에 에서 으로 로 와 과 도 만 까지 부터 에게 한테 이나 나 이랑 랑 "
+    "하고 처럼 보다 마다 조차 이면 으면 면 이야 야 인가 인가요 이에요 예요 입니다 해 해요 할 함 "
+    "나요 니 냐 죠 지 요 어 아 해도 어도 아도 으니 는데 은데 인데 려면 으려면".split(),
+    key=len,
+    reverse=True,
+)
+
+
+def _word_runs(text: str) -> list[tuple[str, str]]:
+    """Split normalised text into (kind, run) pairs: kind 'cjk' or 'word' (ASCII, digits)."""
+    runs: list[tuple[str, str]] = []
+    current: list[str] = []
+    kind: str | None = None
+    for ch in text:
+        k = "cjk" if _is_cjk(ch) else ("word" if ch.isalnum() else None)
+        if k != kind and current and kind:
+            runs.append((kind, "".join(current)))
+            current = []
+        kind = k
+        if k:
+            current.append(ch)
+    if current and kind:
+        runs.append((kind, "".join(current)))
+    return runs
+
+
+def tokens(text: str, query: bool = False) -> tuple[list[str], list[str]]:
+    """Tokens of a text as (bigrams and words, unigrams).
+
+    Korean sticks particles to nouns and most nouns are two syllables, so a CJK run is indexed
+    as its syllable bigrams; single syllables go in a separate, lower-weighted list. ASCII words
+    and numbers are words. For a query, a trailing particle or ending is dropped first, so that
+    "무역품으로" asks for 무역·역품 and not for the noise bigram 으로.
+    """
+    big: list[str] = []
+    uni: list[str] = []
+    for kind, run in _word_runs(normalize(text)):
+        if kind == "word":
+            big.append(run)
+            continue
+        if query:
+            run = strip_particle(run)
+            segments = japanese_segments(run)
+            if segments and any(_script(c) != "other" for c in run):
+                for seg in segments:
+                    if _script(seg[0]) == "hiragana" and len(seg) <= 2:
+                        continue  # a particle: の, は, を, から …
+                    uni.extend(seg)
+                    big.extend(seg[i : i + 2] for i in range(len(seg) - 1))
+                continue
+        uni.extend(run)
+        big.extend(run[i : i + 2] for i in range(len(run) - 1))
+    return big, uni
+
+
+# Question and function words that say nothing about which rule is meant.
+STOPWORDS = frozenset(
+    "어떻게 어떻 떻게 언제 무엇 뭐 뭘 왜 어디 누가 누구 몇 가능 가능한 가능해 있나 있어 있나요 있음 "
+    "없나 되나 돼 됨 되나요 하나 하나요 수 때 경우 하면 그리고 그럼 만약 혹시 정말 규칙 룰 "
+    "what when how why where who which is are was the a an can do does did i you it of to in on "
+    "for with and or if rule rules".split()
+)
+
+
+def query_tokens(text_: str) -> list[str]:
+    """Content tokens of a query: bigrams and words without stop words, else its syllables.
+
+    Two kinds of single characters still carry meaning and are kept: a Korean verb stem left
+    when an ending is dropped (잃으면 -> 잃), and a kanji standing alone between kana (5人プレイの敵
+    -> 人, 敵)."""
+    words = [w for w in normalize(text_).split() if strip_particle(w) not in STOPWORDS and w not in STOPWORDS]
+    big, uni = tokens(" ".join(words), query=True)
+    big = [t for t in big if t not in STOPWORDS]
+    singles = []
+    for w in words:
+        stem = strip_particle(w)
+        if len(stem) == 1 and stem != w and is_syllable(stem) and stem not in STOPWORDS:
+            singles.append(stem)
+        for segment in japanese_segments(w):
+            if len(segment) == 1 and _is_kanji(segment):
+                singles.append(segment)
+    return list(dict.fromkeys(big + singles if big else uni))
+
+
+def _script(ch: str) -> str:
+    cp = ord(ch)
+    if 0x3040 <= cp <= 0x309F:
+        return "hiragana"
+    if 0x30A0 <= cp <= 0x30FF:
+        return "katakana"
+    if 0x3400 <= cp <= 0x9FFF or 0xF900 <= cp <= 0xFAFF:
+        return "kanji"
+    return "other"
+
+
+def _is_kanji(ch: str) -> bool:
+    return _script(ch) == "kanji"
+
+
+def japanese_segments(word: str) -> list[str]:
+    """A Japanese word split where the script changes (借金の返済 -> 借金 | の | 返済): a cheap
+    stand-in for word boundaries, since particles are hiragana between kanji and katakana."""
+    if not any(_script(c) in ("hiragana", "katakana", "kanji") for c in word):
+        return []
+    segments, current, kind = [], "", None
+    for ch in word:
+        k = _script(ch)
+        if k != kind and current:
+            segments.append(current)
+            current = ""
+        kind = k
+        current += ch
+    if current:
+        segments.append(current)
+    return segments
+
+
+def strip_particle(word: str) -> str:
+    """Drop one trailing Korean particle or verb ending. A one-syllable ending is only dropped
+    from words of three syllables or more, so that 피해 and 플레이어 keep their last syllable
+    when it is part of the noun."""
+    for p in _PARTICLES_BY_LAST.get(word[-1:], ()):
+        if word.endswith(p) and len(word) - len(p) >= (1 if len(p) >= 2 else 2):
+            return word[: -len(p)]
+    return word
+
+
+_PARTICLES_BY_LAST: dict[str, list[str]] = {}
+for _p in _PARTICLES:  # longest first within each final syllable, as _PARTICLES is sorted
+    _PARTICLES_BY_LAST.setdefault(_p[-1], []).append(_p)

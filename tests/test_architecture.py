@@ -1,0 +1,142 @@
+"""The layout's promises: no import cycles among the project's modules, the core never imports
+discord (statically or at run time), the command table depends on no feature, and every feature
+in the one list loads and declares commands."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+from tabletop import features
+from tabletop.frontend import commands as table
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("tabletop", "cogs")
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def project_modules() -> dict[str, Path]:
+    found = {module_name(p): p for pkg in PACKAGES for p in (ROOT / pkg).rglob("*.py")}
+    found["bot"] = ROOT / "bot.py"
+    return found
+
+
+def _is_type_checking(node: ast.If) -> bool:
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def imports_of(name: str, path: Path, known: set[str]) -> set[str]:
+    """Every project module `name` imports, at the top or inside functions (a deferred import is
+    still a dependency), except under `if TYPE_CHECKING:`."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    skipped = {id(n) for node in ast.walk(tree) if isinstance(node, ast.If) and _is_type_checking(node) for n in ast.walk(node)}
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if id(node) in skipped:
+            continue
+        if isinstance(node, ast.Import):
+            targets = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            targets = [base] + [f"{base}.{a.name}" for a in node.names]
+        else:
+            continue
+        for target in targets:
+            while target and target not in known:
+                target = target.rpartition(".")[0]
+            if target and target != name:
+                out.add(target)
+    return out
+
+
+def import_graph() -> dict[str, set[str]]:
+    modules = project_modules()
+    known = set(modules)
+    return {name: imports_of(name, path, known) for name, path in modules.items()}
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == 1:
+                return stack[stack.index(nxt) :] + [nxt]
+            if nxt not in state and (cycle := visit(nxt)):
+                return cycle
+        stack.pop()
+        state[node] = 2
+        return None
+
+    for node in sorted(graph):
+        if node not in state and (cycle := visit(node)):
+            return cycle
+    return None
+
+
+def test_the_cycle_finder_finds_a_cycle():
+    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert find_cycle({"a": {"b"}, "b": set()}) is None
+
+
+def test_no_import_cycles():
+    graph = import_graph()
+    assert "tabletop.frontend.commands" in graph and len(graph) > 20
+    assert find_cycle(graph) is None
+
+
+def test_core_never_imports_discord_statically():
+    for name, path in project_modules().items():
+        if not name.startswith("tabletop"):
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            mods = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+                if isinstance(node, ast.ImportFrom)
+                else []
+            )
+            assert not any(m == "discord" or m.startswith("discord.") for m in mods), name
+
+
+def test_core_never_imports_discord_at_run_time():
+    code = (
+        "import sys, importlib, pkgutil, tabletop; from tabletop import features; features.load(); "
+        "[importlib.import_module(m.name) for m in pkgutil.walk_packages(tabletop.__path__, 'tabletop.')]; "
+        "print('discord' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert out.stdout.strip() == "False", out.stderr
+
+
+def test_the_command_table_depends_on_no_feature():
+    graph = import_graph()
+    table_deps = graph["tabletop.frontend.commands"]
+    assert not table_deps & set(features.FEATURES)
+    assert not any(d.startswith(("tabletop.agenda", "tabletop.combat", "tabletop.galaxy_trucker")) for d in table_deps)
+
+
+def test_every_feature_loads_and_declares_commands():
+    features.load()
+    owners = {cmd.handler.__module__ for cmd in table.COMMANDS.values()}
+    assert owners == set(features.FEATURES)

@@ -1,0 +1,92 @@
+"""The UI catalogues: the same keys in every locale, the same placeholders in every language,
+and no key that no code uses."""
+
+from __future__ import annotations
+
+import ast
+import string
+from pathlib import Path
+
+import pytest
+
+from tabletop.frontend import i18n
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCES = [*(ROOT / "tabletop").rglob("*.py"), *(ROOT / "cogs").rglob("*.py"), ROOT / "bot.py"]
+
+
+def placeholders(text: str) -> set[str]:
+    return {field for _, field, _, _ in string.Formatter().parse(text) if field}
+
+
+def test_every_key_in_every_locale():
+    keys = {loc: set(i18n.catalogue(loc)) for loc in i18n.LOCALES}
+    for loc in i18n.LOCALES:
+        assert keys[loc] == keys[i18n.DEFAULT_LOCALE], (loc, keys[loc] ^ keys[i18n.DEFAULT_LOCALE])
+
+
+def test_placeholders_match_between_languages():
+    base = i18n.catalogue(i18n.DEFAULT_LOCALE)
+    for loc in i18n.LOCALES:
+        for key, text in i18n.catalogue(loc).items():
+            assert placeholders(text) == placeholders(base[key]), (loc, key)
+            assert text.strip(), (loc, key)
+
+
+def _literals() -> tuple[set[str], set[str]]:
+    """Every string constant in the code, and the constant heads of f-strings (f"agenda.type.{x}"
+    uses every key starting with "agenda.type.")."""
+    constants: set[str] = set()
+    prefixes: set[str] = set()
+    for path in SOURCES:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                constants.add(node.value)
+            elif isinstance(node, ast.JoinedStr) and node.values and isinstance(node.values[0], ast.Constant):
+                head = str(node.values[0].value)
+                if "." in head:
+                    prefixes.add(head)
+    return constants, prefixes
+
+
+def _command_keys() -> set[str]:
+    """Keys the Discord Translator asks for: the cogs build them from command and option names."""
+    from tabletop import features
+    from tabletop.frontend.commands import COMMANDS
+
+    features.load()
+    keys = set()
+    for cmd in COMMANDS.values():
+        parts = cmd.name.split()
+        keys |= {f"cmd.{'.'.join(parts[:i])}" for i in range(1, len(parts) + 1)}
+        keys |= {f"cmd.{'.'.join(parts[:i])}.desc" for i in range(1, len(parts) + 1)}
+        for opt in cmd.options:
+            keys.add(f"opt.{opt.name}")
+            keys |= {f"opt.{parts[0]}.{opt.name}.desc", f"opt.{cmd.key}.{opt.name}.desc"}
+            keys |= {f"choice.{opt.name}.{c}" for c in opt.choices}
+    return keys
+
+
+def test_no_key_is_unused():
+    constants, prefixes = _literals()
+    commands = _command_keys()
+    unused = [
+        key
+        for key in i18n.catalogue(i18n.DEFAULT_LOCALE)
+        if key not in constants and key not in commands and not any(key.startswith(p) for p in prefixes)
+    ]
+    assert unused == []
+
+
+def test_a_missing_translation_falls_back_to_korean_and_a_missing_key_fails(monkeypatch):
+    monkeypatch.setitem(i18n.catalogue("en"), "__probe__", "")
+    monkeypatch.setitem(i18n.catalogue("ko"), "__probe__", "한국어")
+    assert i18n.t("__probe__", "en") == "한국어"
+    with pytest.raises(KeyError):
+        i18n.t("no.such.key", "en")
+
+
+def test_locales_are_normalised():
+    assert i18n.lang("en-GB") == "en" and i18n.lang(None) == "ko" and i18n.lang("fr") == "ko"
+    assert i18n.command_text("cmd.rule", "ja") == "ルール"
+    assert i18n.command_text("cmd.rule", "fr") is None
