@@ -1,5 +1,6 @@
 """The project's own files agree: pyproject's dependencies are requirements*.txt's, and every
 requirement is pinned to an exact version in constraints.txt (what CI and the image install)."""
+
 from __future__ import annotations
 
 import re

@@ -27,7 +27,9 @@ def workspace(tmp_path):
 def test_build_writes_every_table(rules_db):
     conn = sqlite3.connect(rules_db)
     tables = {r[0] for r in conn.execute("select name from sqlite_master where type in ('table')")}
-    assert {"meta", "packs", "sections", "rules", "aliases", "related", "docs", "docs_fts"} <= tables
+    assert {"meta", "packs", "sections", "rules", "aliases", "related", "docs", "lexicon"} <= tables
+    lemmas = conn.execute("select lemmas from docs where pack = 'ti4' and rule = '79.1'").fetchone()[0].split()
+    assert "폭격" in lemmas and "굴리다" in lemmas  # analysed at build time: 굴립니다 -> 굴리다
     assert conn.execute("select count(*) from sections where pack = 'ti4'").fetchone()[0] == 28
     assert conn.execute("select target from related where pack='ti4' and section='79' and name='행성 방어막'").fetchone() == (
         "86",

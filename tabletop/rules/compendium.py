@@ -11,7 +11,7 @@ from functools import cached_property
 from pathlib import Path
 
 from tabletop.rules import ruledb
-from tabletop.rules.packs import Item, Pack, Rule, Section
+from tabletop.rules.packs import Item, Pack, Rule, Section, Term
 
 DEFAULT_GAME = "ti4"
 
@@ -25,6 +25,7 @@ class RelatedTopic:
 class Compendium:
     def __init__(self, db_path: Path):
         self.db_path = Path(db_path)
+        self.user_dictionary = ruledb.user_dictionary_path(self.db_path)
         # check_same_thread=False: the Discord bot calls from its event loop thread and from
         # executor threads; the connection is only ever read.
         self.conn = sqlite3.connect(f"file:{self.db_path}?mode=ro", uri=True, check_same_thread=False)
@@ -79,11 +80,26 @@ class Compendium:
             )
             sections.setdefault(pack, []).append(s)
             self._sections[(pack, sid)] = s
+        lexicons: dict[str, list[Term]] = {}
+        for pack, term, names, spellings, words, topic in c.execute(
+            "select pack, term, names, spellings, words, topic from lexicon order by pack, position"
+        ):
+            lexicons.setdefault(pack, []).append(
+                Term(term, json.loads(names), tuple(json.loads(spellings)), tuple(json.loads(words)), bool(topic))
+            )
         for pid, names, language, source, credit, description, numbering in c.execute(
             "select id, names, language, source, credit, description, numbering from packs order by position"
         ):
             self.packs[pid] = Pack(
-                pid, json.loads(names), language, source, credit, tuple(sections.get(pid, ())), description or "", numbering
+                pid,
+                json.loads(names),
+                language,
+                source,
+                credit,
+                tuple(sections.get(pid, ())),
+                description or "",
+                numbering,
+                tuple(lexicons.get(pid, ())),
             )
 
     # --- lookups -------------------------------------------------------------------------

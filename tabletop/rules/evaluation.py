@@ -8,6 +8,8 @@ from pathlib import Path
 
 import yaml
 
+from tabletop.rules import text
+
 
 def load_queries(path: Path) -> list[dict]:
     with Path(path).open(encoding="utf-8") as f:
@@ -17,12 +19,25 @@ def load_queries(path: Path) -> list[dict]:
     return data
 
 
+def section_id(compendium, game: str, expected: str) -> str:
+    """A query file names a section by id (79, open-space) or by its title (우주 먼지)."""
+    if compendium.section(game, expected):
+        return expected
+    key = text.key(expected)
+    pack = compendium.packs.get(game)
+    for s in pack.sections if pack else ():
+        if key in (text.key(s.title), text.key(s.full_title)):
+            return s.id
+    return expected
+
+
 def evaluate(compendium, queries: list[dict], game: str = "ti4") -> dict:
     per_kind: dict[str, list[dict]] = defaultdict(list)
     misses = []
     for q in queries:
-        expect = {str(e) for e in q.get("expect") or []}
-        results = compendium.search.search(str(q["q"]), q.get("game", game), limit=10)
+        target = q.get("game", game)
+        expect = {section_id(compendium, target, str(e)) for e in q.get("expect") or []}
+        results = compendium.search.search(str(q["q"]), target, limit=10)
         ranked = [r.section for r in results]
         rank = next((i + 1 for i, sid in enumerate(ranked) if sid in expect), None)
         row = {

@@ -80,6 +80,24 @@ class Section:
 
 
 @dataclass(frozen=True)
+class Term:
+    """One concept of a pack's lexicon: the rules' own term, its official English (or other)
+    names, how players spell those names (인프, 캐리어) and the everyday words they use for it
+    (배, 터지다). Data about the rules, never rules text: search expands queries through it."""
+
+    term: str
+    names: dict  # {"en": "Infantry"}: official names in other languages
+    spellings: tuple[str, ...] = ()
+    words: tuple[str, ...] = ()
+    topic: bool = False  # a topic of the full rules that this document has no section for
+
+    @property
+    def forms(self) -> tuple[str, ...]:
+        """Every way of writing the concept, the official term first."""
+        return (self.term, *self.names.values(), *self.spellings, *self.words)
+
+
+@dataclass(frozen=True)
 class Pack:
     id: str
     names: dict  # {"ko": ..., "en": ..., "ja": ...}
@@ -89,6 +107,7 @@ class Pack:
     sections: tuple[Section, ...] = ()
     description: str = ""
     numbering: str = "source"  # "source": rule numbers are the document's; "generated": ours
+    lexicon: tuple[Term, ...] = ()
 
     def name(self, locale: str = "ko") -> str:
         return self.names.get(locale[:2], self.names["ko"])
@@ -142,10 +161,17 @@ class _Checker:
                 k in LANGUAGES and isinstance(v, str) and v.strip() for k, v in value.items()
             ):
                 self.error(where, f"'{name}' must map languages ({', '.join(LANGUAGES)}) to names")
+        elif kind == "bool" and not isinstance(value, bool):
+            self.error(where, f"'{name}' must be true or false")
         elif kind == "list" and not isinstance(value, list):
             self.error(where, f"'{name}' must be a list")
 
 
+TERM_FIELDS = dict(
+    required={"term": "text"},
+    optional={"names": "names", "spellings": "texts", "words": "texts", "topic": "bool"},
+)
+LEXICON_FILE = "lexicon.yaml"
 PACK_FIELDS = dict(
     required={"id": "text", "names": "names", "language": "text", "source": "text", "credit": "text"},
     optional={"description": "text", "numbering": "text"},
@@ -170,7 +196,7 @@ RULE_FIELDS = dict(
 )
 
 
-def _load_yaml(path: Path, checker: _Checker):
+def _load_yaml(path: Path, checker: _Checker, fields: str = "id, title, …"):
     try:
         with path.open(encoding="utf-8") as f:
             data = yaml.safe_load(f)
@@ -183,9 +209,42 @@ def _load_yaml(path: Path, checker: _Checker):
         checker.error("", f"cannot be read ({exc})")
         return None
     if not isinstance(data, dict):
-        checker.error("", "must be a mapping of fields (id, title, …)")
+        checker.error("", f"must be a mapping of fields ({fields})")
         return None
     return data
+
+
+def _check_lexicon(data: dict, checker: _Checker) -> tuple[Term, ...]:
+    """`terms:` as a list of entries; every problem names the entry and the field."""
+    entries = data.get("terms")
+    if set(data) != {"terms"} or not isinstance(entries, list):
+        checker.error("", "must hold one field, 'terms', a list of entries")
+        return ()
+    terms: list[Term] = []
+    seen: dict[str, int] = {}
+    for index, raw in enumerate(entries, 1):
+        where = f"term #{index}" + (f" ({raw.get('term')})" if isinstance(raw, dict) and raw.get("term") else "")
+        if not isinstance(raw, dict):
+            checker.error(where, "must be a mapping with 'term' and its forms")
+            continue
+        before = len(checker.messages)
+        checker.fields(where, raw, **TERM_FIELDS)
+        if len(checker.messages) > before:
+            continue
+        key = re.sub(r"\W+", "", raw["term"]).lower()
+        if key in seen:
+            checker.error(where, f"'term' repeats term #{seen[key]}")
+        seen[key] = index
+        terms.append(
+            Term(
+                term=raw["term"].strip(),
+                names=dict(raw.get("names") or {}),
+                spellings=tuple(x.strip() for x in raw.get("spellings") or []),
+                words=tuple(x.strip() for x in raw.get("words") or []),
+                topic=bool(raw.get("topic", False)),
+            )
+        )
+    return tuple(terms)
 
 
 def _check_section(data: dict, pack_id: str, checker: _Checker) -> Section | None:
@@ -275,9 +334,17 @@ def load_pack(folder: Path, root: Path | None = None) -> Pack:
             checker.error("pack", f"'language' must be one of {', '.join(LANGUAGES)}")
     messages += checker.messages
 
+    lexicon: tuple[Term, ...] = ()
+    lexicon_path = folder / LEXICON_FILE
+    if lexicon_path.exists():
+        checker = _Checker(rel(lexicon_path))
+        data = _load_yaml(lexicon_path, checker, "'terms'")
+        lexicon = _check_lexicon(data, checker) if data is not None else ()
+        messages += checker.messages
+
     sections: list[Section] = []
     for path in sorted(folder.glob("*.yaml")):
-        if path.name == "pack.yaml":
+        if path.name in ("pack.yaml", LEXICON_FILE):
             continue
         checker = _Checker(rel(path))
         data = _load_yaml(path, checker)
@@ -306,6 +373,7 @@ def load_pack(folder: Path, root: Path | None = None) -> Pack:
         description=(meta.get("description") or "").strip(),
         numbering=meta.get("numbering", "source"),
         sections=tuple(sorted(sections, key=lambda s: s.number)),
+        lexicon=lexicon,
     )
 
 

@@ -17,15 +17,15 @@ import sqlite_utils
 
 from tabletop.combat import units
 from tabletop.paths import DATA_DIR, RULES_DIR, rules_db_path
-from tabletop.rules import text
+from tabletop.rules import morph, text
 from tabletop.rules.packs import Pack, PackError, Section, load_packs
 
 # Bump when the database layout or the tokeniser changes, so old databases are rebuilt.
-SCHEMA_VERSION = "4"
+SCHEMA_VERSION = "5"
 DATA_FILES = ("units",)
 # The code that turns the YAML into the database: a change to any of it also needs a rebuild.
 _HERE = Path(__file__).parent
-BUILD_CODE = (_HERE / "ruledb.py", _HERE / "text.py", _HERE / "packs.py", Path(units.__file__))
+BUILD_CODE = (_HERE / "ruledb.py", _HERE / "text.py", _HERE / "morph.py", _HERE / "packs.py", Path(units.__file__))
 
 
 def source_files(rules_dir: Path = RULES_DIR, data_dir: Path = DATA_DIR) -> list[Path]:
@@ -55,11 +55,6 @@ def related_target(section: Section, name: str, by_key: dict[str, str]) -> str |
     return target if target != section.id else None
 
 
-def pack_tag(pack_id: str) -> str:
-    """A single FTS token naming the pack, so a search reads only its own pack's documents."""
-    return "pack" + "".join(c for c in pack_id if c.isalnum())
-
-
 def _section_keys(pack: Pack) -> dict[str, str]:
     by_key: dict[str, str] = {}
     for s in pack.sections:
@@ -68,28 +63,37 @@ def _section_keys(pack: Pack) -> dict[str, str]:
     return by_key
 
 
-def _doc_rows(pack: Pack):
-    """Search documents: one per section (to rank sections), one per intro and rule (to point
-    at the rule that answers), pre-tokenised for FTS5."""
+def _doc_rows(pack: Pack, analyzer: morph.Analyzer):
+    """Search documents, analysed once here: one per section intro and one per rule (so that the
+    rule that answers can be pointed at), each with its lemmas, bigrams and unigrams."""
     for s in pack.sections:
-        title_big, title_uni = text.tokens(" ".join([s.title, *s.names.values(), *s.aliases]))
         parts = [(None, [s.title, s.intro])] + [(r.id, [r.heading, *r.lines()]) for r in s.rules]
-        whole = ("section", None, [line for _, lines in parts for line in lines])
-        for kind, rule_id, lines in [whole] + [("rule", rid, lines) for rid, lines in parts]:
-            big, uni = text.tokens("\n".join(x for x in lines if x))
+        for rule_id, lines in parts:
+            body = "\n".join(x for x in lines if x)
+            big, uni = text.tokens(body)
             yield {
                 "pack": pack.id,
-                "pack_tag": pack_tag(pack.id),
                 "section": s.id,
-                "kind": kind,
                 "rule": rule_id,
-                "title": " ".join(title_big + title_uni),
-                "body": " ".join(big),
-                "body_uni": " ".join(uni),
+                "lemmas": " ".join(analyzer.lemmas(body)),
+                "bigrams": " ".join(big),
+                "unigrams": " ".join(uni),
             }
 
 
-def _write(db: sqlite_utils.Database, packs: list[Pack], units: list[dict], digest: str) -> None:
+def user_terms(packs: list[Pack]) -> set[str]:
+    """The packs' own Korean terms for the analyser's user dictionary: titles, names, aliases,
+    sub-headings and every lexicon form written as a noun (verbs it already knows)."""
+    terms: set[str] = set()
+    for p in packs:
+        for s in p.sections:
+            terms |= {s.title, *s.aliases, *(r.heading for r in s.rules if r.heading)}
+        for term in p.lexicon:
+            terms |= {f for f in term.forms if not f.endswith("다")}
+    return {t for t in terms if 2 <= len(t) <= 20}
+
+
+def _write(db: sqlite_utils.Database, packs: list[Pack], units: list[dict], digest: str, analyzer: morph.Analyzer) -> None:
     db.table("meta").insert_all(
         [
             {"key": "content_hash", "value": digest},
@@ -168,12 +172,26 @@ def _write(db: sqlite_utils.Database, packs: list[Pack], units: list[dict], dige
                 for i, name in enumerate(s.related)
             ),
         )
-        db.table("docs").insert_all(_doc_rows(p))
+        db.table("docs").insert_all(_doc_rows(p, analyzer))
+        db.table("lexicon").insert_all(
+            (
+                {
+                    "pack": p.id,
+                    "position": i,
+                    "term": term.term,
+                    "names": json.dumps(term.names, ensure_ascii=False),
+                    "spellings": json.dumps(term.spellings, ensure_ascii=False),
+                    "words": json.dumps(term.words, ensure_ascii=False),
+                    "topic": term.topic,
+                }
+                for i, term in enumerate(p.lexicon)
+            ),
+            pk=("pack", "position"),
+        )
     db.table("units").insert_all(units, pk=("game", "id"), alter=True) if units else None
     for table, columns in (("aliases", ["pack", "section"]), ("related", ["pack", "section"])):
         if db.table(table).exists():
             db.table(table).create_index(columns)
-    db.table("docs").enable_fts(["pack_tag", "title", "body", "body_uni"], tokenize="unicode61", create_triggers=False)
 
 
 def load_units(data_dir: Path = DATA_DIR) -> list[dict]:
@@ -191,15 +209,21 @@ def build(rules_dir: Path = RULES_DIR, db_path: Path | None = None, data_dir: Pa
     fd, tmp_name = tempfile.mkstemp(prefix=".rules-", suffix=".db", dir=db_path.parent)
     os.close(fd)
     try:
+        userdic = morph.compile_user_dictionary(user_terms(packs), Path(tmp_name).with_suffix(".userdic"))
+        analyzer = morph.Analyzer(userdic)
         conn = sqlite3.connect(tmp_name)
         try:
-            _write(sqlite_utils.Database(conn), packs, units, digest)
+            _write(sqlite_utils.Database(conn), packs, units, digest, analyzer)
             conn.commit()
         finally:
             conn.close()
+        os.chmod(tmp_name, 0o644)  # readable by any uid (a container may run as another user)
+        if userdic:
+            os.replace(userdic, user_dictionary_path(db_path))
         os.replace(tmp_name, db_path)
     except BaseException:
         Path(tmp_name).unlink(missing_ok=True)
+        Path(tmp_name).with_suffix(".userdic").unlink(missing_ok=True)
         raise
     return {
         "path": str(db_path),
@@ -207,6 +231,11 @@ def build(rules_dir: Path = RULES_DIR, db_path: Path | None = None, data_dir: Pa
         "units": len(units),
         "seconds": time.perf_counter() - started,
     }
+
+
+def user_dictionary_path(db_path: Path) -> Path:
+    """The analyser's user dictionary, built with and kept beside the rules database."""
+    return Path(db_path).with_suffix(".userdic")
 
 
 def stored_hash(db_path: Path) -> str | None:

@@ -1,14 +1,18 @@
 """Rules search: one engine for every front end (/rule, /search, autocomplete, chat, CLI).
 
-Signals, strongest first, combined per section:
-  1. a section or rule number (79, 79.1, §79.1, 79-1);
-  2. an exact title, English name, alias or sub-heading, ignoring spaces, case and Unicode form;
-  3. a query made only of initial consonants (ㅍㄱ) against the names' initials;
-  4. fuzzy names on Hangul decomposed into jamo, with length-aware edit limits;
-  5. names contained in a longer question ("폭격은 행성 보호막 있으면 못 해?");
-  6. BM25 (SQLite FTS5) over pre-tokenised rule text: Hangul bigrams, unigrams, ASCII words.
-A result needs a name signal or enough of the query's content tokens in one section; otherwise
-nothing is returned, never the least bad section.
+A query is read the way a player writes it, then matched against sections and their rules:
+  1. a section or rule number (79, 79.1, §79.1, 79-1) opens it directly;
+  2. names: an exact title, English name, alias, sub-heading or lexicon spelling (ignoring
+     spaces, case and Unicode form), initial consonants (ㅍㄱ), fuzzy names on jamo with
+     length-aware edit limits, and names contained in a longer question;
+  3. words: each word whose stem is not in the pack's vocabulary is repaired to the nearest
+     vocabulary word on jamo (폭걱 -> 폭격); the question is analysed into lemmas (나눠서 -> 나누다)
+     and bigrams; the pack's lexicon adds the rules' own terms for the players' words (인프 ->
+     보병, 터지다 -> 파괴), weighted below the player's own words; every rule is scored with BM25
+     over lemmas and bigrams, and a section by its best rules.
+A section is offered only when a name points at it or it covers enough of the question's
+information; otherwise nothing is returned, never the least bad section. Topics the rules name
+but the document lacks (우주 전투 in TI4's 62-89) are reported by `missing`.
 """
 
 from __future__ import annotations
@@ -16,16 +20,27 @@ from __future__ import annotations
 import math
 import re
 import sqlite3
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, field
 
+from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
-from tabletop.rules import text
-from tabletop.rules.ruledb import pack_tag
+from tabletop.rules import morph, text
+from tabletop.rules.packs import Pack, Term
 
 MAX_QUERY_CHARS = 200  # longer input is refused by the front ends with a message
-MIN_SCORE = 30.0
+MIN_SCORE = 30.0  # below this a section is not offered at all
 CONFIDENT_SCORE = 60.0  # below this, chat mode offers "did you mean" instead of an answer
+
+# The principled constants of word matching, each with its reason.
+BM25_K1, BM25_B = 1.2, 0.75  # the standard Okapi BM25 saturation and length normalisation
+EXPANSION_WEIGHT = 0.6  # a lexicon expansion is our reading of the player's word, not their word
+BIGRAM_WEIGHT = 0.5  # a word gives one lemma but several overlapping bigrams: half weight each
+MIN_COVERAGE = 0.5  # without a name, a section must hold at least half the question's information
+SIBLING_SHARE = 0.25  # a section's other matching rules add a quarter: several rules on the topic
+CENTRAL_TOPIC = 0.5  # a missing topic few sections mention is what a question about it is about
+
 _NUMBER_RE = re.compile(r"^(?:§|제)?\s*(\d{1,4})(?:\s*[.\-·:]\s*(\d{1,3}))?\s*\.?\s*(?:조|항)?$")
 _ENUMERATOR_RE = re.compile(r"^\s*(?:\d+[.)]|\[\d+\]|[-•])\s*")
 _INLINE_RULE_RE = re.compile(r"(?<![\d.])(\d{1,4})\.(\d{1,3})(?![\d])")
@@ -49,6 +64,19 @@ class Result:
 
 
 @dataclass(frozen=True)
+class MissingTopic:
+    """A rules topic the document names (a related topic, a lexicon term) but has no section for."""
+
+    pack: str
+    name: str
+    english: str
+    mentions: tuple[str, ...]  # ids of sections whose text mentions it
+
+    def as_dict(self) -> dict:
+        return {"id": None, "missing": True, "title": self.name, "en": self.english, "mentions": list(self.mentions)}
+
+
+@dataclass(frozen=True)
 class _Name:
     section: str
     rule: str | None
@@ -58,24 +86,80 @@ class _Name:
     initials: str
     hangul: bool
     cjk: bool  # kana or kanji: substring containment works as for Hangul
-    weight: float
-    words: tuple[
-        str, ...
-    ]  # normalised words of the label, for containment in a question  # titles and names 1.0, aliases slightly less, rule sub-headings less again
+    weight: float  # titles 1.0, aliases and lexicon spellings slightly less, sub-headings less again
+    words: tuple[str, ...]  # normalised words of the label, for containment in a question
+
+
+@dataclass
+class _Doc:
+    section: str
+    rule: str | None
+    fields: dict[str, Counter]  # "L" lemmas, "B" bigrams and words, "U" unigrams
+    lengths: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass
+class _Group:
+    """One word of the question with the tokens that evidence it: its own (lemma, bigrams) and,
+    when the lexicon knows it, each official form of the term it stands for."""
+
+    own: dict[str, float]  # field-prefixed token -> weight
+    expansions: list[dict[str, float]]  # one token set per official form (보병, Infantry)
+    idf: float
+
+    def credit(self, tokens: set[str]) -> float:
+        """How much of this word a set of tokens holds: its own lemma or its own bigrams (two
+        readings of the same word, so the better one counts), else an official form of its
+        term, at the expansion weight. Single syllables (unigrams) are too common to count."""
+        own = max(_share(self.own, tokens, "L:"), _share(self.own, tokens, "B:"))
+        expanded = max((max(_share(e, tokens, "L:"), _share(e, tokens, "B:")) for e in self.expansions), default=0.0)
+        return max(own, EXPANSION_WEIGHT * expanded)
+
+
+def _share(weights: dict[str, float], tokens: set[str], prefix: str) -> float:
+    total = sum(w for t, w in weights.items() if t.startswith(prefix))
+    return sum(w for t, w in weights.items() if t.startswith(prefix) and t in tokens) / total if total else 0.0
 
 
 class _PackIndex:
-    def __init__(self, pack, related_counts: dict[str, int]):
+    def __init__(
+        self, pack: Pack, docs: list[_Doc], related_counts: dict[str, int], related_names: set[str], analyzer: morph.Analyzer
+    ):
         self.pack = pack
+        self.analyzer = analyzer
         self.names: list[_Name] = []
         self.exact: dict[str, list[_Name]] = {}
-        self.tokens: dict[str, set[str]] = {}
         self.prior: dict[str, float] = {}
-        self.corpus_keys: str = ""
-        corpus = []
+        self.docs = docs
+        self.section_docs: dict[str, list[_Doc]] = {}
+        for d in docs:
+            self.section_docs.setdefault(d.section, []).append(d)
+        self.section_tokens: dict[str, set[str]] = {}
+        for sid, sdocs in self.section_docs.items():
+            self.section_tokens[sid] = {f"{f}:{t}" for d in sdocs for f, c in d.fields.items() for t in c}
+        n = len(pack.sections)
+        self.n = n
+        self.df: Counter = Counter(t for toks in self.section_tokens.values() for t in toks)
+        self.max_idf = math.log((n + 1) / 0.5)
+        # A word neither the pack nor its lexicon uses cannot be matched. An unknown noun is
+        # likely the question's topic (주식, 타이머): it weighs as much as the pack's average
+        # word, so a section that lacks it is not an answer. An unknown verb or adverb is
+        # mostly the player's own way of saying things (몰아넣다, 방금): it weighs as little as
+        # the pack's most common words.
+        lemma_idfs = [self.idf(t) for t in self.df if t.startswith("L:")]
+        self.unknown_noun_idf = sum(lemma_idfs) / len(lemma_idfs) if lemma_idfs else 1.0
+        self.unknown_idf = min(lemma_idfs) if lemma_idfs else 1.0
+        self.doc_df: Counter = Counter(f"{f}:{t}" for d in docs for f, c in d.fields.items() for t in c)
+        self.avg_len = {f: (sum(d.lengths.get(f, 0) for d in docs) / len(docs)) or 1.0 for f in ("L", "B", "U")} if docs else {}
+        self.postings: dict[str, list[tuple[_Doc, int]]] = {}
+        for d in docs:
+            for f, c in d.fields.items():
+                for t, tf in c.items():
+                    self.postings.setdefault(f"{f}:{t}", []).append((d, tf))
+        corpus_keys = []
         for s in pack.sections:
             labels = [(s.title, 1.0), (s.full_title, 1.0)]
-            labels += [(n, 1.0) for n in s.names.values()]
+            labels += [(name, 1.0) for name in s.names.values()]
             labels += [(a, 0.97) for a in s.aliases]
             for label, weight in labels:
                 self._add(s.id, None, label, weight)
@@ -85,34 +169,22 @@ class _PackIndex:
             for r in s.rules:
                 if r.heading:
                     self._add(s.id, r.id, r.heading, 0.93)
-            lines = [s.title, s.intro] + [line for r in s.rules for line in r.lines()]
-            big, uni = text.tokens(" ".join([*lines, *s.names.values(), *s.aliases]))
-            self.tokens[s.id] = set(big) | set(uni)
             # how often other sections point here: a tie-breaker between equally good names
             self.prior[s.id] = min(related_counts.get(s.id, 0), 10) * 0.1
-            corpus.append(text.key(" ".join(lines)))
-        self.corpus_keys = "\n".join(corpus)
-        n = len(pack.sections)
-        df: dict[str, int] = {}
-        for toks in self.tokens.values():
-            for t in toks:
-                df[t] = df.get(t, 0) + 1
-        self.df = df
-        self.max_idf = math.log((n + 1) / 0.5)
-        self.n = n
+            corpus_keys.append(text.key(" ".join([s.title, s.intro] + [line for r in s.rules for line in r.lines()])))
+        self.corpus_keys = "\n".join(corpus_keys)
+        self.section_keys = dict(zip((s.id for s in pack.sections), corpus_keys))
+        self._lexicon(pack.lexicon)
+        self._vocabulary()
+        self.topics = self._topics(pack, related_names)
 
-    def idf(self, token: str) -> float:
-        return math.log((self.n + 1) / (self.df.get(token, 0) + 0.5))
-
-    def coverage(self, section: str, wanted: list[str]) -> float:
-        """Share of the query's information (IDF-weighted) that this section contains."""
-        total = sum(self.idf(t) for t in wanted)
-        have = sum(self.idf(t) for t in wanted if t in self.tokens[section])
-        return have / total if total else 0.0
+    # --- names -----------------------------------------------------------------------------
 
     def _add(self, section: str, rule: str | None, label: str, weight: float) -> None:
         k = text.key(label)
         if not k:
+            return
+        if any(n.section == section and n.rule == rule for n in self.exact.get(k, [])):
             return
         name = _Name(
             section,
@@ -126,14 +198,122 @@ class _PackIndex:
             weight,
             tuple(text.normalize(label).split()),
         )
-        if any(n.key == k and n.section == section and n.rule == rule for n in self.exact.get(k, [])):
-            return
         self.names.append(name)
         self.exact.setdefault(k, []).append(name)
 
+    def _lexicon(self, lexicon: tuple[Term, ...]) -> None:
+        """A term that names a section lends it its spellings as names; every term's forms,
+        everyday words included, expand questions to the term's own words."""
+        section_of = {n.key: n.section for n in self.names if n.rule is None}
+        self.terms: list[tuple[Term, str | None]] = []
+        self.forms: list[tuple[tuple[str, ...], str, int]] = []  # (lemmas of a form, its key, term index)
+        for index, term in enumerate(lexicon):
+            section = next(
+                (section_of[text.key(f)] for f in (term.term, *term.names.values()) if text.key(f) in section_of), None
+            )
+            self.terms.append((term, section))
+            if section:
+                for form in (term.term, *term.names.values(), *term.spellings):
+                    self._add(section, None, form, 0.9)
+            for form in term.forms:
+                lemmas = tuple(self.analyzer.lemmas(form)) if any(map(text.is_syllable, form)) else ()
+                self.forms.append((lemmas, text.key(form), index))
+        self.expansion_tokens: dict[int, list[dict[str, float]]] = {
+            index: [query_tokens(form, self.analyzer) for form in (term.term, *term.names.values())]
+            for index, (term, _) in enumerate(self.terms)
+        }
 
-def _allowed_edits(jamo_len: int) -> int:
-    """Edit budget on jamo: none for one syllable, one for two, two from four syllables on."""
+    def _topics(self, pack: Pack, related_names: set[str]) -> list[tuple[MissingTopic, tuple[str, ...]]]:
+        """Topics of the rules this document lacks: related topics that point outside the pack,
+        and lexicon terms marked as topics, each with the keys it is written as."""
+        by_key = {text.key(t.term): t for t, section in self.terms if section is None}
+        keys = {text.key(n) for n in related_names} | {k for k, t in by_key.items() if t.topic}
+        topics = []
+        for key in sorted(keys):
+            term = by_key.get(key)
+            name = term.term if term else next(n for n in related_names if text.key(n) == key)
+            forms = (term.term, *term.names.values(), *term.spellings) if term else (name,)
+            mentions = tuple(s.id for s in pack.sections if key in self.section_keys[s.id])
+            english = term.names.get("en", "") if term else ""
+            topics.append((MissingTopic(pack.id, name, english, mentions), tuple(text.key(f) for f in forms)))
+        return topics
+
+    def specificity(self, key: str) -> float:
+        """How much a name contained in a question says: its IDF over the sections' text, relative
+        to the rarest word's: near 1 for a name only its own section uses, the floor of 0.2 for a
+        word most sections use (행성 in TI4), which then names the topic of few questions."""
+        df = sum(key in k for k in self.section_keys.values())
+        return max(0.2, math.log((self.n + 1) / (df + 0.5)) / self.max_idf)
+
+    # --- vocabulary for typo repair ----------------------------------------------------------
+
+    def _vocabulary(self) -> None:
+        words: set[str] = {n.key for n in self.names if n.hangul}
+        words |= {key for _, key, _ in self.forms if key and all(map(text.is_syllable, key))}
+        for s in self.pack.sections:
+            for line in [s.title, s.intro] + [line for r in s.rules for line in r.lines()]:
+                for w in text.normalize(line).split():
+                    stem = text.strip_particle(text.key(w))
+                    if len(stem) >= 2 and all(map(text.is_syllable, stem)):
+                        words.add(stem)
+        for token in self.df:
+            if token.startswith("L:") and all(map(text.is_syllable, token[2:])) and len(token) >= 4:
+                words.add(token[2:])
+        self.vocabulary = words
+        self.vocabulary_jamo: dict[int, list[str]] = {}
+        self.jamo_to_word: dict[str, str] = {}
+        for w in words:
+            j = text.decompose(w)
+            self.jamo_to_word.setdefault(j, w)
+            self.vocabulary_jamo.setdefault(len(j), []).append(j)
+
+    def repair(self, stem: str) -> str | None:
+        """The vocabulary word a misspelt stem most likely meant, or None when the stem is a
+        word (ours or the dictionary's) or nothing is near enough."""
+        if len(stem) < 2 or stem in self.vocabulary or stem in text.STOPWORDS or not all(map(text.is_syllable, stem)):
+            return None
+        if self.analyzer.is_known_word(stem):
+            return None
+        jamo = text.decompose(stem)
+        budget = allowed_edits(len(jamo))
+        if budget == 0:
+            return None
+        candidates = [w for n in range(len(jamo) - budget, len(jamo) + budget + 1) for w in self.vocabulary_jamo.get(n, ())]
+        best = process.extractOne(jamo, candidates, scorer=Levenshtein.distance, score_cutoff=budget)
+        return self.jamo_to_word[best[0]] if best else None
+
+    # --- scoring -----------------------------------------------------------------------------
+
+    def idf(self, token: str) -> float:
+        return math.log((self.n + 1) / (self.df.get(token, 0) + 0.5))
+
+    def doc_idf(self, token: str) -> float:
+        n = len(self.docs)
+        return math.log(1 + (n - self.doc_df.get(token, 0) + 0.5) / (self.doc_df.get(token, 0) + 0.5))
+
+    def bm25(self, query: dict[str, float]) -> dict[int, float]:
+        """BM25 of every document that shares a token with the weighted query, by id(doc)."""
+        scores: dict[int, float] = {}
+        for token, weight in query.items():
+            idf = self.doc_idf(token)
+            avg = self.avg_len.get(token[0], 1.0)
+            for doc, tf in self.postings.get(token, ()):
+                norm = tf * (BM25_K1 + 1) / (tf + BM25_K1 * (1 - BM25_B + BM25_B * doc.lengths.get(token[0], 0) / avg))
+                scores[id(doc)] = scores.get(id(doc), 0.0) + weight * idf * norm
+        return scores
+
+    def coverage(self, section: str, groups: list[_Group]) -> float:
+        """Share of the question's information (IDF-weighted words) that this section holds: a
+        word counts in full when its own tokens are there, less when only its expansion is."""
+        tokens = self.section_tokens.get(section, set())
+        total = sum(g.idf for g in groups)
+        if not total:
+            return 0.0
+        return sum(g.idf * g.credit(tokens) for g in groups) / total
+
+
+def allowed_edits(jamo_len: int) -> int:
+    """Edit budget on jamo: none for one syllable, one for two or three, two from four on."""
     if jamo_len <= 4:
         return 0
     if jamo_len <= 9:
@@ -143,18 +323,48 @@ def _allowed_edits(jamo_len: int) -> int:
     return 3
 
 
+def query_tokens(phrase: str, analyzer: morph.Analyzer) -> dict[str, float]:
+    """Field-prefixed tokens of a phrase with their weights: lemmas (L:) in full, bigrams and
+    ASCII words (B:) at BIGRAM_WEIGHT unless the phrase gave no lemma."""
+    lemmas = analyzer.lemmas(phrase)
+    big, uni = text.tokens(phrase, query=True)
+    out: dict[str, float] = {f"L:{lemma}": 1.0 for lemma in lemmas}
+    bigram_weight = BIGRAM_WEIGHT if lemmas else 1.0
+    for b in big:
+        out.setdefault(f"B:{b}", 1.0 if b.isascii() else bigram_weight)
+    if not big:
+        for u in uni:
+            out.setdefault(f"U:{u}", bigram_weight)
+    return out
+
+
 class SearchEngine:
     def __init__(self, compendium):
         self.compendium = compendium
         self.conn: sqlite3.Connection = compendium.conn
+        self.analyzer = morph.Analyzer(compendium.user_dictionary)
+        docs = self._load_docs()
         self._indexes: dict[str, _PackIndex] = {}
         for pack in compendium.packs.values():
             counts: dict[str, int] = {}
+            outside: set[str] = set()
             for s in pack.sections:
                 for topic in compendium.related(s):
                     if topic.target:
                         counts[topic.target] = counts.get(topic.target, 0) + 1
-            self._indexes[pack.id] = _PackIndex(pack, counts)
+                    else:
+                        outside.add(topic.name)
+            self._indexes[pack.id] = _PackIndex(pack, docs.get(pack.id, []), counts, outside, self.analyzer)
+
+    def _load_docs(self) -> dict[str, list[_Doc]]:
+        out: dict[str, list[_Doc]] = {}
+        for pack, section, rule, lemmas, bigrams, unigrams in self.conn.execute(
+            "select pack, section, rule, lemmas, bigrams, unigrams from docs order by rowid"
+        ):
+            fields = {"L": Counter(lemmas.split()), "B": Counter(bigrams.split()), "U": Counter(unigrams.split())}
+            lengths = {f: sum(c.values()) for f, c in fields.items()}
+            out.setdefault(pack, []).append(_Doc(section, rule, fields, lengths))
+        return out
 
     # -------------------------------------------------------------------------------------
 
@@ -195,6 +405,11 @@ class SearchEngine:
                     offer(name.section, 55 + 20 * len(qkey) / len(name.initials), name.rule, "initials")
             return self._finish(index, best, limit)
 
+        repaired = self._repaired(index, norm)
+        rkey = text.key(repaired)
+        if repaired != norm:
+            for name in index.exact.get(rkey, ()):
+                offer(name.section, 90 * name.weight + index.prior[name.section], name.rule, "exact")
         if not best:
             self._fuzzy(index, qkey, offer)
 
@@ -205,12 +420,27 @@ class SearchEngine:
                 offer(s.id, 90, rid, "number")
 
         exact = {sid for sid, entry in best.items() if entry[2] == "exact"}
-        self._contained_and_text(index, query, qkey, best, offer, skip=exact)
+        self._words(index, repaired, rkey, offer, skip=exact)
         if exact:  # a name typed exactly outranks anything the words merely suggest
             for sid, entry in best.items():
                 if sid not in exact:
                     entry[0] = min(entry[0], 90.0)
-        return self._finish(index, best, limit)
+        results = self._finish(index, best, limit)
+        central = [m for m in self._missing(index, rkey) if index.specificity(text.key(m.name)) >= CENTRAL_TOPIC]
+        if results and results[0].how == "text" and not results[0].confident and central:
+            # The question is about a topic this document has no section for (우주 전투 in
+            # TI4's 62-89) and names no section: one that merely shares words would be wrong.
+            return []
+        return results
+
+    def _repaired(self, index: _PackIndex, norm: str) -> str:
+        """The question with each misspelt word stem replaced by the vocabulary word it meant."""
+        out = []
+        for word in norm.split():
+            stem = text.strip_particle(word)
+            fixed = index.repair(stem) if stem else None
+            out.append(fixed + word[len(stem) :] if fixed and word.startswith(stem) else word)
+        return " ".join(out)
 
     def _number(self, index: _PackIndex, norm: str):
         m = _NUMBER_RE.match(norm)
@@ -226,7 +456,7 @@ class SearchEngine:
 
     def _fuzzy(self, index: _PackIndex, qkey: str, offer) -> None:
         qjamo = text.decompose(qkey)
-        budget = _allowed_edits(len(qjamo)) if any(map(text.is_syllable, qkey)) else _allowed_edits(len(qkey) - 1)
+        budget = allowed_edits(len(qjamo)) if any(map(text.is_syllable, qkey)) else allowed_edits(len(qkey) - 1)
         # a word the rules themselves use is not a typo of a title: it must not jump there
         real_word = len(qkey) >= 2 and qkey in index.corpus_keys
         for name in index.names:
@@ -240,7 +470,49 @@ class SearchEngine:
             if d <= budget:
                 offer(name.section, (84 - 8 * d) * name.weight + index.prior[name.section], name.rule, "fuzzy")
 
-    def _contained_and_text(self, index: _PackIndex, query: str, qkey: str, best: dict, offer, skip=()) -> None:
+    def groups(self, index: _PackIndex, query: str) -> list[_Group]:
+        """The question as groups of evidence, one per content word, with lexicon expansions."""
+        groups: list[_Group] = []
+        lemma_forms = set(index.analyzer.lemmas(query))
+        qkey = text.key(query)
+        matched_terms: dict[int, str] = {}  # term index -> the form's key found in the question
+        query_words = {text.key(w) for w in text.normalize(query).split()}
+        for lemmas, key, term_index in index.forms:
+            if not key:
+                continue
+            if lemmas and any(lm.endswith("다") for lm in lemmas):  # a verb phrase: match its lemmas
+                hit = all(lm in lemma_forms for lm in lemmas)
+            elif len(key) >= 2 and (any(map(text.is_syllable, key)) or any(0x3040 <= ord(c) <= 0x9FFF for c in key)):
+                hit = key in qkey
+            else:
+                hit = key in lemma_forms or key in query_words
+            if hit and len(key) > len(matched_terms.get(term_index, "")):
+                matched_terms[term_index] = key
+        words = [
+            w for w in text.normalize(query).split() if text.strip_particle(w) not in text.STOPWORDS and w not in text.STOPWORDS
+        ]
+        for word in words:
+            own = {t: w for t, w in query_tokens(word, index.analyzer).items() if t[2:] not in text.STOPWORDS}
+            if index.analyzer.available and not any(t.startswith("L:") for t in own):
+                continue  # the analyser found no content word in it: an ending, 있는, 거야 …
+            if not own:
+                continue
+            wkey = text.key(word)
+            expansions: list[dict[str, float]] = []
+            for term_index, form_key in matched_terms.items():
+                if form_key in wkey or wkey in form_key or any(t[2:] == form_key for t in own):
+                    expansions += index.expansion_tokens[term_index]
+            known = [index.idf(t) for t in own if index.df.get(t)]
+            known += [index.idf(t) for e in expansions for t in e if index.df.get(t)]
+            if known:
+                idf = max(known)
+            else:
+                noun = any(t.startswith("L:") and not t.endswith("다") for t in own)
+                idf = index.unknown_noun_idf if noun else index.unknown_idf
+            groups.append(_Group(own, expansions, idf))
+        return groups
+
+    def _words(self, index: _PackIndex, query: str, qkey: str, offer, skip=()) -> None:
         words = set(text.normalize(query).split())
         stems = {text.strip_particle(w) for w in words}
         contained: dict[str, float] = {}
@@ -253,67 +525,56 @@ class SearchEngine:
                 hit = len(name.key) >= 3 and all(p in words for p in name.words)
             if hit:
                 share = len(name.key) / len(qkey)
-                contained[name.section] = max(contained.get(name.section, 0), 25 + 50 * share)
+                score = (25 + 50 * share) * index.specificity(name.key) * name.weight
+                contained[name.section] = max(contained.get(name.section, 0), score)
 
-        wanted = self._without_junctions(index, text.query_tokens(query))
-        big, uni = text.tokens(query, query=True)
-        raw_big, _ = text.tokens(query)  # particles kept: rewards the question's exact wording
-        fts = self._fts(index.pack.id, big + raw_big, uni)
-        top = max((v[0] for v in fts.values()), default=0) or 1.0
-        for sid in (set(contained) | set(fts)) - set(skip):
-            coverage = index.coverage(sid, wanted)
-            fts_score, fts_rule = fts.get(sid, (0.0, None))
-            text_part = 40 * coverage + 10 * fts_score / top if coverage else 0.0
+        groups = self.groups(index, query)
+        weighted: dict[str, float] = {}
+        for g in groups:
+            for t, w in g.own.items():
+                weighted[t] = max(weighted.get(t, 0.0), w)
+            for e in g.expansions:
+                for t, w in e.items():
+                    weighted[t] = max(weighted.get(t, 0.0), w * EXPANSION_WEIGHT)
+        doc_scores = index.bm25(weighted)
+        section_text: dict[str, tuple[float, str | None]] = {}
+        for sid, sdocs in index.section_docs.items():
+            scored = sorted(((doc_scores.get(id(d), 0.0), d.rule) for d in sdocs), key=lambda x: -x[0])
+            if not scored or scored[0][0] <= 0:
+                continue
+            total = scored[0][0] + SIBLING_SHARE * sum(s for s, _ in scored[1:])
+            section_text[sid] = (total, scored[0][1])
+        top = max((v[0] for v in section_text.values()), default=0.0) or 1.0
+        for sid in (set(contained) | set(section_text)) - set(skip):
+            coverage = index.coverage(sid, groups)
+            text_score, rule = section_text.get(sid, (0.0, None))
+            text_part = 40 * coverage + 10 * text_score / top if coverage else 0.0
             if sid in contained:
-                offer(sid, contained[sid] + text_part + index.prior[sid], fts_rule, "contains")
-            elif coverage >= 0.6:
-                offer(sid, 20 + text_part + index.prior[sid], fts_rule, "text")
-
-    @staticmethod
-    def _without_junctions(index: _PackIndex, wanted: list[str]) -> list[str]:
-        """Drop a bigram the pack never uses when it only joins two bigrams it does use: the
-        query ran two words together ("전쟁태양"), which is not missing information."""
-        out = []
-        for i, t in enumerate(wanted):
-            before = wanted[i - 1] if i else ""
-            after = wanted[i + 1] if i + 1 < len(wanted) else ""
-            joins = len(t) == 2 and before[-1:] == t[0] and after[:1] == t[1] and index.df.get(before) and index.df.get(after)
-            if index.df.get(t) or not joins:
-                out.append(t)
-        return out
-
-    def _fts(self, pack: str, big: list[str], uni: list[str]) -> dict[str, tuple[float, str | None]]:
-        """Section BM25 (from the whole-section documents) and the best rule of each section."""
-        terms = list(dict.fromkeys(big + uni))[:64]
-        if not terms:
-            return {}
-        match = f"pack_tag:{pack_tag(pack)} AND (" + " OR ".join('"' + t.replace('"', "") + '"' for t in terms) + ")"
-        try:
-            rows = self.conn.execute(
-                "select docs.section, docs.kind, docs.rule, -bm25(docs_fts, 0.0, 4.0, 1.0, 0.15) as score "
-                "from docs_fts join docs on docs.rowid = docs_fts.rowid "
-                "where docs_fts match ? order by score desc limit 200",
-                (match,),
-            ).fetchall()
-        except sqlite3.OperationalError:
-            return {}
-        sections: dict[str, float] = {}
-        rules: dict[str, tuple[float, str | None]] = {}
-        for section, kind, rule, score in rows:
-            if kind == "section":
-                sections[section] = max(score, sections.get(section, score))
-            elif section not in rules or score > rules[section][0]:
-                rules[section] = (score, rule)
-        return {sid: (score, rules.get(sid, (0, None))[1]) for sid, score in sections.items()}
+                offer(sid, contained[sid] + text_part + index.prior[sid], rule, "contains")
+            elif coverage >= MIN_COVERAGE:
+                offer(sid, 20 + text_part + index.prior[sid], rule, "text")
 
     def _finish(self, index: _PackIndex, best: dict, limit: int) -> list[Result]:
         results = [
-            Result(index.pack.id, sid, rule, score, self.compendium.section(index.pack.id, sid).full_title, how)
+            Result(index.pack.id, sid, rule, score, self.compendium.known_section(index.pack.id, sid).full_title, how)
             for sid, (score, rule, how) in best.items()
             if score >= MIN_SCORE
         ]
-        results.sort(key=lambda r: (-r.score, self.compendium.section(r.pack, r.section).number))
+        results.sort(key=lambda r: (-r.score, self.compendium.known_section(r.pack, r.section).number))
         return results[:limit]
+
+    # -------------------------------------------------------------------------------------
+
+    def missing(self, query: str, game: str = "ti4") -> list[MissingTopic]:
+        """Rules topics named in the question that this document has no section for."""
+        index = self._indexes.get(game)
+        if index is None or not isinstance(query, str):
+            return []
+        return self._missing(index, text.key(self._repaired(index, text.normalize(query[: MAX_QUERY_CHARS * 2]))))
+
+    def _missing(self, index: _PackIndex, qkey: str) -> list[MissingTopic]:
+        out = [t for t in index.topics if any(len(f) >= 2 and f in qkey for f in t[1])]
+        return [m for m, _ in sorted(out, key=lambda t: -len(text.key(t[0].name)))]
 
     # -------------------------------------------------------------------------------------
 
@@ -342,9 +603,8 @@ class SearchEngine:
                 score = 90 + 10 * len(pkey) / len(name.key)
                 k = (name.section, name.rule)
                 if k not in out or out[k].score < score:
-                    out[k] = Result(
-                        game, name.section, name.rule, score, self.compendium.section(game, name.section).full_title, "prefix"
-                    )
+                    title = self.compendium.known_section(game, name.section).full_title
+                    out[k] = Result(game, name.section, name.rule, score, title, "prefix")
         if len(out) < limit:
             for r in self.search(prefix, game, limit):
                 out.setdefault((r.section, r.rule), r)
