@@ -81,11 +81,18 @@ class Compendium:
             sections.setdefault(pack, []).append(s)
             self._sections[(pack, sid)] = s
         lexicons: dict[str, list[Term]] = {}
-        for pack, term, names, spellings, words, topic in c.execute(
-            "select pack, term, names, spellings, words, topic from lexicon order by pack, position"
+        for pack, term, names, spellings, words, topic, broader in c.execute(
+            "select pack, term, names, spellings, words, topic, broader from lexicon order by pack, position"
         ):
             lexicons.setdefault(pack, []).append(
-                Term(term, json.loads(names), tuple(json.loads(spellings)), tuple(json.loads(words)), bool(topic))
+                Term(
+                    term,
+                    json.loads(names),
+                    tuple(json.loads(spellings)),
+                    tuple(json.loads(words)),
+                    bool(topic),
+                    tuple(json.loads(broader)),
+                )
             )
         for pid, names, language, source, credit, description, numbering in c.execute(
             "select id, names, language, source, credit, description, numbering from packs order by position"

@@ -27,7 +27,7 @@ NOUN_TAGS = frozenset({"NNG", "NNP", "XR", "SL", "SH", "SN", "UNKNOWN"})
 VERB_TAGS = frozenset({"VV", "VA", "VX"})
 # Verbs too common to tell rules apart (하다, 되다, 있다, …): the bigram and noun signals carry
 # these questions; as lemmas they would match nearly every rule.
-LIGHT_VERBS = frozenset("하다 되다 있다 없다 이다 아니다 같다 보다 주다 가다 오다 받다 놓다 말다 지다".split())
+LIGHT_VERBS = frozenset("하다 되다 있다 없다 이다 아니다 같다 보다 주다 가다 오다 말다 지다".split())
 
 
 class Analyzer:
@@ -69,7 +69,7 @@ class Analyzer:
         out = []
         for form, tag in self.morphemes(text.normalize(sentence)):
             if tag in NOUN_TAGS:
-                key = text.key(form)
+                key = text.singular(text.key(form))
                 if key:
                     out.append(key)
             elif tag in VERB_TAGS and form not in LIGHT_VERBS:

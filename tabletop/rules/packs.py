@@ -90,6 +90,7 @@ class Term:
     spellings: tuple[str, ...] = ()
     words: tuple[str, ...] = ()
     topic: bool = False  # a topic of the full rules that this document has no section for
+    broader: tuple[str, ...] = ()  # terms this one is a kind of (보병 -> 육군, 유닛)
 
     @property
     def forms(self) -> tuple[str, ...]:
@@ -169,7 +170,7 @@ class _Checker:
 
 TERM_FIELDS = dict(
     required={"term": "text"},
-    optional={"names": "names", "spellings": "texts", "words": "texts", "topic": "bool"},
+    optional={"names": "names", "spellings": "texts", "words": "texts", "topic": "bool", "broader": "texts"},
 )
 LEXICON_FILE = "lexicon.yaml"
 PACK_FIELDS = dict(
@@ -242,8 +243,14 @@ def _check_lexicon(data: dict, checker: _Checker) -> tuple[Term, ...]:
                 spellings=tuple(x.strip() for x in raw.get("spellings") or []),
                 words=tuple(x.strip() for x in raw.get("words") or []),
                 topic=bool(raw.get("topic", False)),
+                broader=tuple(x.strip() for x in raw.get("broader") or []),
             )
         )
+    known = {re.sub(r"\W+", "", t.term).lower() for t in terms}
+    for t in terms:
+        for b in t.broader:
+            if re.sub(r"\W+", "", b).lower() not in known:
+                checker.error(f"term '{t.term}'", f"'broader' names '{b}', which is not a term of this lexicon")
     return tuple(terms)
 
 

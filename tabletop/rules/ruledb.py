@@ -183,6 +183,7 @@ def _write(db: sqlite_utils.Database, packs: list[Pack], units: list[dict], dige
                     "spellings": json.dumps(term.spellings, ensure_ascii=False),
                     "words": json.dumps(term.words, ensure_ascii=False),
                     "topic": term.topic,
+                    "broader": json.dumps(term.broader, ensure_ascii=False),
                 }
                 for i, term in enumerate(p.lexicon)
             ),

@@ -35,7 +35,9 @@ CONFIDENT_SCORE = 60.0  # below this, chat mode offers "did you mean" instead of
 
 # The principled constants of word matching, each with its reason.
 BM25_K1, BM25_B = 1.2, 0.75  # the standard Okapi BM25 saturation and length normalisation
-EXPANSION_WEIGHT = 0.6  # a lexicon expansion is our reading of the player's word, not their word
+EXPANSION_WEIGHT = 0.6  # an everyday word's expansion is our reading of the player's word, not their word
+# A spelling (인프, 캐리어, tg) is the same name in another script or shortened: its expansion
+# counts in full.
 BIGRAM_WEIGHT = 0.5  # a word gives one lemma but several overlapping bigrams: half weight each
 MIN_COVERAGE = 0.5  # without a name, a section must hold at least half the question's information
 SIBLING_SHARE = 0.25  # a section's other matching rules add a quarter: several rules on the topic
@@ -106,14 +108,20 @@ class _Group:
     own: dict[str, float]  # field-prefixed token -> weight
     expansions: list[dict[str, float]]  # one token set per official form (보병, Infantry)
     idf: float
+    terms: frozenset[str] = frozenset()  # keys of the lexicon terms it stands for
 
     def credit(self, tokens: set[str]) -> float:
         """How much of this word a set of tokens holds: its own lemma or its own bigrams (two
         readings of the same word, so the better one counts), else an official form of its
         term, at the expansion weight. Single syllables (unigrams) are too common to count."""
         own = max(_share(self.own, tokens, "L:"), _share(self.own, tokens, "B:"))
-        expanded = max((max(_share(e, tokens, "L:"), _share(e, tokens, "B:")) for e in self.expansions), default=0.0)
-        return max(own, EXPANSION_WEIGHT * expanded)
+        expanded = max((max(_share(e, tokens, "L:"), _share(e, tokens, "B:")) * _scale(e) for e in self.expansions), default=0.0)
+        return max(own, expanded)
+
+
+def _scale(expansion: dict[str, float]) -> float:
+    """The weight an expansion came with: 1 for a spelling, EXPANSION_WEIGHT for an everyday word."""
+    return max((w for t, w in expansion.items() if t.startswith("L:")), default=max(expansion.values(), default=0.0))
 
 
 def _share(weights: dict[str, float], tokens: set[str], prefix: str) -> float:
@@ -206,7 +214,7 @@ class _PackIndex:
         everyday words included, expand questions to the term's own words."""
         section_of = {n.key: n.section for n in self.names if n.rule is None}
         self.terms: list[tuple[Term, str | None]] = []
-        self.forms: list[tuple[tuple[str, ...], str, int]] = []  # (lemmas of a form, its key, term index)
+        self.forms: list[tuple[tuple[str, ...], str, int, float]] = []  # (lemmas, key, term index, weight)
         for index, term in enumerate(lexicon):
             section = next(
                 (section_of[text.key(f)] for f in (term.term, *term.names.values()) if text.key(f) in section_of), None
@@ -217,11 +225,19 @@ class _PackIndex:
                     self._add(section, None, form, 0.9)
             for form in term.forms:
                 lemmas = tuple(self.analyzer.lemmas(form)) if any(map(text.is_syllable, form)) else ()
-                self.forms.append((lemmas, text.key(form), index))
-        self.expansion_tokens: dict[int, list[dict[str, float]]] = {
-            index: [query_tokens(form, self.analyzer) for form in (term.term, *term.names.values())]
-            for index, (term, _) in enumerate(self.terms)
-        }
+                weight = EXPANSION_WEIGHT if form in term.words else 1.0
+                self.forms.append((lemmas, text.key(form), index, weight))
+        by_term = {text.key(term.term): term for term, _ in self.terms}
+        self.expansion_tokens: dict[int, list[dict[str, float]]] = {}
+        for index, (term, _) in enumerate(self.terms):
+            forms = [query_tokens(form, self.analyzer) for form in (term.term, *term.names.values())]
+            for broader in term.broader:  # a kind of a broader term: the rules may speak of that
+                b = by_term[text.key(broader)]
+                forms += [
+                    {t: w * EXPANSION_WEIGHT for t, w in query_tokens(f, self.analyzer).items()}
+                    for f in (b.term, *b.names.values())
+                ]
+            self.expansion_tokens[index] = forms
 
     def _topics(self, pack: Pack, related_names: set[str]) -> list[tuple[MissingTopic, tuple[str, ...]]]:
         """Topics of the rules this document lacks: related topics that point outside the pack,
@@ -239,17 +255,18 @@ class _PackIndex:
         return topics
 
     def specificity(self, key: str) -> float:
-        """How much a name contained in a question says: its IDF over the sections' text, relative
-        to the rarest word's: near 1 for a name only its own section uses, the floor of 0.2 for a
-        word most sections use (행성 in TI4), which then names the topic of few questions."""
+        """How much a name contained in a question says: the square root of its IDF over the
+        sections' text relative to the rarest word's (a gentle curve: a title a few sections use,
+        폭격, still names the topic): near 1 for a name only its own section uses, about 0.3 for a
+        word most sections use (행성 in TI4), which names the topic of few questions."""
         df = sum(key in k for k in self.section_keys.values())
-        return max(0.2, math.log((self.n + 1) / (df + 0.5)) / self.max_idf)
+        return max(0.2, math.sqrt(math.log((self.n + 1) / (df + 0.5)) / self.max_idf))
 
     # --- vocabulary for typo repair ----------------------------------------------------------
 
     def _vocabulary(self) -> None:
         words: set[str] = {n.key for n in self.names if n.hangul}
-        words |= {key for _, key, _ in self.forms if key and all(map(text.is_syllable, key))}
+        words |= {key for _, key, _, _ in self.forms if key and all(map(text.is_syllable, key))}
         for s in self.pack.sections:
             for line in [s.title, s.intro] + [line for r in s.rules for line in r.lines()]:
                 for w in text.normalize(line).split():
@@ -301,6 +318,11 @@ class _PackIndex:
                 norm = tf * (BM25_K1 + 1) / (tf + BM25_K1 * (1 - BM25_B + BM25_B * doc.lengths.get(token[0], 0) / avg))
                 scores[id(doc)] = scores.get(id(doc), 0.0) + weight * idf * norm
         return scores
+
+    def matched_information(self, section: str, groups: list[_Group]) -> float:
+        """The IDF the section holds of the question, in absolute terms."""
+        tokens = self.section_tokens.get(section, set())
+        return sum(g.idf * g.credit(tokens) for g in groups)
 
     def coverage(self, section: str, groups: list[_Group]) -> float:
         """Share of the question's information (IDF-weighted words) that this section holds: a
@@ -425,13 +447,18 @@ class SearchEngine:
             for sid, entry in best.items():
                 if sid not in exact:
                     entry[0] = min(entry[0], 90.0)
-        results = self._finish(index, best, limit)
         central = [m for m in self._missing(index, rkey) if index.specificity(text.key(m.name)) >= CENTRAL_TOPIC]
-        if results and results[0].how == "text" and not results[0].confident and central:
+        if central:
             # The question is about a topic this document has no section for (우주 전투 in
-            # TI4's 62-89) and names no section: one that merely shares words would be wrong.
-            return []
-        return results
+            # TI4's 62-89). A section no name points at answers it only if it mentions the topic
+            # and also holds the rest of the question; otherwise the honest answer is `missing`.
+            topic_keys = {k for m in central for t, keys in index.topics if t is m for k in keys}
+            rest = [g for g in self.groups(index, repaired) if not g.terms & topic_keys]
+            mentioned = {sid for m in central for sid in m.mentions}
+            for sid in [sid for sid, entry in best.items() if entry[2] == "text"]:
+                if sid not in mentioned or not rest or index.coverage(sid, rest) < MIN_COVERAGE:
+                    del best[sid]
+        return self._finish(index, best, limit)
 
     def _repaired(self, index: _PackIndex, norm: str) -> str:
         """The question with each misspelt word stem replaced by the vocabulary word it meant."""
@@ -472,12 +499,47 @@ class SearchEngine:
 
     def groups(self, index: _PackIndex, query: str) -> list[_Group]:
         """The question as groups of evidence, one per content word, with lexicon expansions."""
-        groups: list[_Group] = []
-        lemma_forms = set(index.analyzer.lemmas(query))
+        norm = text.normalize(query)
+        words = [w for w in norm.split() if text.strip_particle(w) not in text.STOPWORDS and w not in text.STOPWORDS]
+        analysed = {word: query_tokens(word, index.analyzer) for word in words}
+        lemma_forms = {t[2:] for tokens in analysed.values() for t in tokens if t.startswith("L:")}
+        lemma_forms |= set(index.analyzer.lemmas(query))
         qkey = text.key(query)
-        matched_terms: dict[int, str] = {}  # term index -> the form's key found in the question
-        query_words = {text.key(w) for w in text.normalize(query).split()}
-        for lemmas, key, term_index in index.forms:
+        query_words = {text.key(w) for w in norm.split()}
+        hits = self._lexicon_hits(index, qkey, lemma_forms, query_words)
+        groups: list[_Group] = []
+        for word in words:
+            own = {t: w for t, w in analysed[word].items() if t[2:] not in text.STOPWORDS}
+            if not own or (index.analyzer.available and not any(t.startswith("L:") for t in own)):
+                continue  # the analyser found no content word in it: an ending, 있는, 거야 …
+            wkey = text.key(word)
+            expansions: list[dict[str, float]] = []
+            terms = {wkey}
+            scales: dict[int, float] = {}
+            for form_key, term_index, weight in hits:
+                if form_key in wkey or wkey in form_key or any(t[2:] == form_key for t in own):
+                    scales[term_index] = max(scales.get(term_index, 0.0), weight)
+            for term_index, scale in scales.items():
+                expansions += [{t: w * scale for t, w in e.items()} for e in index.expansion_tokens[term_index]]
+                terms.add(text.key(index.terms[term_index][0].term))
+            lemmas = [t[2:] for t in own if t.startswith("L:")]
+            if not expansions and lemmas and all(len(lm) == 1 and text.is_syllable(lm) for lm in lemmas):
+                continue  # one syllable the lexicon does not know (시, 판): too ambiguous to match
+            known = [index.idf(t) for t in own if index.df.get(t)]
+            known += [index.idf(t) for e in expansions for t in e if index.df.get(t)]
+            if known:
+                idf = max(known)
+            else:
+                noun = any(t.startswith("L:") and not t.endswith("다") for t in own)
+                idf = index.unknown_noun_idf if noun else index.unknown_idf
+            groups.append(_Group(own, expansions, idf, frozenset(terms)))
+        return groups
+
+    @staticmethod
+    def _lexicon_hits(index: _PackIndex, qkey: str, lemma_forms: set[str], query_words: set[str]):
+        """(form key, term index, weight) for every lexicon form the question uses."""
+        out = []
+        for lemmas, key, term_index, weight in index.forms:
             if not key:
                 continue
             if lemmas and any(lm.endswith("다") for lm in lemmas):  # a verb phrase: match its lemmas
@@ -486,31 +548,9 @@ class SearchEngine:
                 hit = key in qkey
             else:
                 hit = key in lemma_forms or key in query_words
-            if hit and len(key) > len(matched_terms.get(term_index, "")):
-                matched_terms[term_index] = key
-        words = [
-            w for w in text.normalize(query).split() if text.strip_particle(w) not in text.STOPWORDS and w not in text.STOPWORDS
-        ]
-        for word in words:
-            own = {t: w for t, w in query_tokens(word, index.analyzer).items() if t[2:] not in text.STOPWORDS}
-            if index.analyzer.available and not any(t.startswith("L:") for t in own):
-                continue  # the analyser found no content word in it: an ending, 있는, 거야 …
-            if not own:
-                continue
-            wkey = text.key(word)
-            expansions: list[dict[str, float]] = []
-            for term_index, form_key in matched_terms.items():
-                if form_key in wkey or wkey in form_key or any(t[2:] == form_key for t in own):
-                    expansions += index.expansion_tokens[term_index]
-            known = [index.idf(t) for t in own if index.df.get(t)]
-            known += [index.idf(t) for e in expansions for t in e if index.df.get(t)]
-            if known:
-                idf = max(known)
-            else:
-                noun = any(t.startswith("L:") and not t.endswith("다") for t in own)
-                idf = index.unknown_noun_idf if noun else index.unknown_idf
-            groups.append(_Group(own, expansions, idf))
-        return groups
+            if hit:
+                out.append((key, term_index, weight))
+        return out
 
     def _words(self, index: _PackIndex, query: str, qkey: str, offer, skip=()) -> None:
         words = set(text.normalize(query).split())
@@ -535,7 +575,7 @@ class SearchEngine:
                 weighted[t] = max(weighted.get(t, 0.0), w)
             for e in g.expansions:
                 for t, w in e.items():
-                    weighted[t] = max(weighted.get(t, 0.0), w * EXPANSION_WEIGHT)
+                    weighted[t] = max(weighted.get(t, 0.0), w)
         doc_scores = index.bm25(weighted)
         section_text: dict[str, tuple[float, str | None]] = {}
         for sid, sdocs in index.section_docs.items():
@@ -550,8 +590,9 @@ class SearchEngine:
             text_score, rule = section_text.get(sid, (0.0, None))
             text_part = 40 * coverage + 10 * text_score / top if coverage else 0.0
             if sid in contained:
-                offer(sid, contained[sid] + text_part + index.prior[sid], rule, "contains")
-            elif coverage >= MIN_COVERAGE:
+                offer(sid, 20 + contained[sid] + text_part + index.prior[sid], rule, "contains")
+            elif coverage >= MIN_COVERAGE and index.matched_information(sid, groups) >= index.unknown_noun_idf:
+                # at least one average word's worth: common words alone (다음, 플레이어) match all
                 offer(sid, 20 + text_part + index.prior[sid], rule, "text")
 
     def _finish(self, index: _PackIndex, best: dict, limit: int) -> list[Result]:

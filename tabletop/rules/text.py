@@ -127,7 +127,7 @@ def tokens(text: str, query: bool = False) -> tuple[list[str], list[str]]:
     uni: list[str] = []
     for kind, run in _word_runs(normalize(text)):
         if kind == "word":
-            big.append(run)
+            big.append(singular(run))
             continue
         if query:
             run = strip_particle(run)
@@ -171,6 +171,14 @@ def query_tokens(text_: str) -> list[str]:
             if len(segment) == 1 and _is_kanji(segment):
                 singles.append(segment)
     return list(dict.fromkeys(big + singles if big else uni))
+
+
+def singular(word: str) -> str:
+    """An English plural's singular, the cheap way (votes -> vote, outcomes -> outcome), so that
+    a question's plural meets the rules' singular. Short words and -ss words are left alone."""
+    if len(word) > 3 and word.isascii() and word.isalpha() and word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
 
 
 def _script(ch: str) -> str:
