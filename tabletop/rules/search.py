@@ -254,13 +254,17 @@ class _PackIndex:
             topics.append((MissingTopic(pack.id, name, english, mentions), tuple(text.key(f) for f in forms)))
         return topics
 
+    def rarity(self, key: str) -> float:
+        """A key's IDF over the sections' text relative to the rarest word's, from 0 to 1."""
+        df = sum(key in k for k in self.section_keys.values())
+        return math.log((self.n + 1) / (df + 0.5)) / self.max_idf
+
     def specificity(self, key: str) -> float:
         """How much a name contained in a question says: the square root of its IDF over the
         sections' text relative to the rarest word's (a gentle curve: a title a few sections use,
         폭격, still names the topic): near 1 for a name only its own section uses, about 0.3 for a
         word most sections use (행성 in TI4), which names the topic of few questions."""
-        df = sum(key in k for k in self.section_keys.values())
-        return max(0.2, math.sqrt(math.log((self.n + 1) / (df + 0.5)) / self.max_idf))
+        return max(0.2, math.sqrt(self.rarity(key)))
 
     # --- vocabulary for typo repair ----------------------------------------------------------
 
@@ -447,7 +451,7 @@ class SearchEngine:
             for sid, entry in best.items():
                 if sid not in exact:
                     entry[0] = min(entry[0], 90.0)
-        central = [m for m in self._missing(index, rkey) if index.specificity(text.key(m.name)) >= CENTRAL_TOPIC]
+        central = [m for m in self._missing(index, rkey) if index.rarity(text.key(m.name)) >= CENTRAL_TOPIC]
         if central:
             # The question is about a topic this document has no section for (우주 전투 in
             # TI4's 62-89). A section no name points at answers it only if it mentions the topic

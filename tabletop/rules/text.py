@@ -147,7 +147,8 @@ def tokens(text: str, query: bool = False) -> tuple[list[str], list[str]]:
 # Question and function words that say nothing about which rule is meant.
 STOPWORDS = frozenset(
     "어떻게 어떻 떻게 언제 무엇 뭐 뭘 왜 어디 누가 누구 몇 가능 가능한 가능해 있나 있어 있나요 있음 "
-    "없나 되나 돼 됨 되나요 하나 하나요 수 때 경우 하면 그리고 그럼 만약 혹시 정말 규칙 룰 "
+    "없나 되나 돼 됨 되나요 하나 하나요 수 때 경우 하면 그리고 그럼 만약 혹시 정말 규칙 룰 뭐라고 뭐라 부르다 "
+    "뭐뭐 무슨 차이 "
     "what when how why where who which is are was the a an can do does did i you it of to in on "
     "for with and or if rule rules".split()
 )
