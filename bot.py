@@ -70,8 +70,10 @@ def cmd_search(args) -> int:
         return 1
     for q in queries:
         if args.json:
-            results = comp.search.search(q, args.game, limit=args.limit)
-            print(json.dumps({"query": q, "results": [r.as_dict() for r in results]}, ensure_ascii=False))
+            results = [r.as_dict() for r in comp.search.search(q, args.game, limit=args.limit)]
+            if not results:  # a topic the document lacks: {"id": null, "missing": true, …}
+                results = [m.as_dict() for m in comp.search.missing(q, args.game)]
+            print(json.dumps({"query": q, "results": results}, ensure_ascii=False))
             continue
         try:
             answers.check_query(q, args.locale)
@@ -79,7 +81,10 @@ def cmd_search(args) -> int:
             print(exc.message)
             continue
         results = comp.search.search(q, args.game, limit=args.limit)
-        if not results:
+        missing = comp.search.missing(q, args.game) if not results else []
+        for m in missing:
+            print(answers.t("missing.topic", args.locale, topic=f"{m.name} ({m.english})", document=args.game))
+        if not results and not missing:
             print(answers.t("no_result", args.locale, query=q))
         for i, r in enumerate(results, 1):
             print(f"{i:>2}. {answers.result_label(comp, r)}  [{r.how} {r.score:.1f}]")

@@ -29,7 +29,7 @@ from tabletop.frontend.render import (
 )
 from tabletop.rules.compendium import DEFAULT_GAME, Compendium, RelatedTopic
 from tabletop.rules.packs import Rule, Section
-from tabletop.rules.search import MAX_QUERY_CHARS, Result
+from tabletop.rules.search import MAX_QUERY_CHARS, MissingTopic, Result
 
 ROMAN = ["i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi", "xii", "xiii", "xiv", "xv"]
 MAX_RELATED_BUTTONS = 5
@@ -177,12 +177,33 @@ def section_answer(compendium: Compendium, section: Section, rule_id: str | None
     return RuleAnswer(embeds, start, rows, str(locale), section=section, rule=rule_id, related=related)
 
 
+def missing_answer(compendium: Compendium, topic: MissingTopic, locale="ko") -> RuleAnswer:
+    """The honest answer for a rules topic the document has no section for: its name, its
+    English name, and the sections that mention it, one click away."""
+    pack = compendium.packs[topic.pack]
+    name = f"{topic.name} ({topic.english})" if topic.english else topic.name
+    lines = [t("missing.topic", locale, topic=escape_md(name), document=escape_md(pack.description or pack.name(locale)))]
+    sections = [compendium.known_section(topic.pack, sid) for sid in topic.mentions]
+    if sections:
+        lines.append(t("missing.mentions", locale))
+        lines += [f"• {escape_md(section_heading(s))}" for s in sections]
+    page = Embed(title=truncate_label(name, 256), description="\n".join(lines), color=COLOR_RULE)
+    buttons = [
+        Button(truncate_label(section_heading(s), 80), f"rule:open:{topic.pack}:{s.id}") for s in sections[:MAX_RELATED_BUTTONS]
+    ]
+    return RuleAnswer(pages=[page], rows=[buttons] if buttons else [], locale=str(locale))
+
+
 def lookup(compendium: Compendium, query: str, game: str = "ti4", locale="ko") -> RuleAnswer:
-    """/rule: the best section for a query, opened at the matched rule; UserError when none."""
+    """/rule: the best section for a query, opened at the matched rule; for a topic the document
+    lacks, the honest answer that says so; UserError when nothing fits."""
     query = check_query(query, locale)
     game = check_game(compendium, game, locale)
     results = compendium.search.search(query, game, limit=1)
     if not results:
+        missing = compendium.search.missing(query, game)
+        if missing:
+            return missing_answer(compendium, missing[0], locale)
         raise UserError(t("no_result", locale, query=query))
     best = results[0]
     return section_answer(compendium, compendium.known_section(game, best.section), best.rule, locale)
@@ -243,6 +264,9 @@ def search_reply(compendium: Compendium, query: str, game: str = "ti4", locale="
     game = check_game(compendium, game, locale)
     results = compendium.search.search(query, game, limit=limit)
     if not results:
+        missing = compendium.search.missing(query, game)
+        if missing:
+            return missing_answer(compendium, missing[0], locale).reply()
         raise UserError(t("no_result", locale, query=query))
     return results_reply(compendium, query, results, locale)
 
@@ -254,12 +278,17 @@ def chat_answer(compendium: Compendium, query: str, game: str = "ti4", locale="k
     game = check_game(compendium, game, locale)
     results = compendium.search.search(query, game, limit=3)
     note = ""
-    if not results or not results[0].confident:  # the server's game first, then the others
+    missing = compendium.search.missing(query, game) if not results else []
+    if missing:
+        return missing_answer(compendium, missing[0], locale)
+    if not results:
+        # The server's game has nothing: another game answers only when a name of its own
+        # (a title, an alias, a spelling in its lexicon) stands in the question.
         for other in compendium.packs:
             if other == game:
                 continue
             found = compendium.search.search(query, other, limit=3)
-            if found and found[0].confident and (not results or found[0].score > results[0].score):
+            if found and found[0].confident and found[0].how != "text":
                 results, note = found, t("chat.other_game", locale, game=compendium.packs[other].name(str(locale)))
                 break
     if not results:
@@ -284,6 +313,7 @@ __all__ = [
     "search_reply",
     "chat_answer",
     "section_answer",
+    "missing_answer",
     "error_reply",
     "COLOR_ERROR",
 ]

@@ -11,6 +11,7 @@ If the analyser cannot be loaded, `lemmas` returns nothing and search falls back
 from __future__ import annotations
 
 import csv
+import functools
 import logging
 import subprocess
 import sys
@@ -48,9 +49,16 @@ class Analyzer:
         return self._mecab is not None
 
     def morphemes(self, sentence: str) -> list[tuple[str, str]]:
-        """(surface or dictionary form, first tag) for each morpheme."""
+        """(surface or dictionary form, first tag) for each morpheme. Cached: questions repeat
+        their words, and the front ends ask the same words again and again."""
         if self._mecab is None or not sentence.strip():
             return []
+        return list(self._parse(sentence))
+
+    @functools.lru_cache(maxsize=8192)  # noqa: B019 -- one analyser per process, kept for its life
+    def _parse(self, sentence: str) -> tuple[tuple[str, str], ...]:
+        if self._mecab is None:
+            return ()
         out = []
         for m in self._mecab.parse(sentence):
             pos = m.feature.pos or ""
@@ -62,7 +70,7 @@ class Analyzer:
                 out.append((stem + "다", first))
             else:
                 out.append((m.surface, first))
-        return out
+        return tuple(out)
 
     def lemmas(self, sentence: str) -> list[str]:
         """Content lemmas in order: nouns and roots as written, verbs as 터지다, 먹다."""

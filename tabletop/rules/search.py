@@ -109,24 +109,35 @@ class _Group:
     expansions: list[dict[str, float]]  # one token set per official form (보병, Infantry)
     idf: float
     terms: frozenset[str] = frozenset()  # keys of the lexicon terms it stands for
+    readings: list[tuple[tuple[tuple[str, float], ...], float]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        # Each reading of the word is one field of one form: its own lemma, its own bigrams, an
+        # expansion's lemma or bigrams, with the share each token carries and the reading's
+        # weight (1 for the word itself or a spelling, EXPANSION_WEIGHT for an everyday word).
+        for weights, scale in [(self.own, 1.0)] + [(e, _scale(e)) for e in self.expansions]:
+            for prefix in ("L:", "B:"):
+                part = [(t, w) for t, w in weights.items() if t.startswith(prefix)]
+                total = sum(w for _, w in part)
+                if total:
+                    self.readings.append((tuple((t, w / total) for t, w in part), scale))
 
     def credit(self, tokens: set[str]) -> float:
-        """How much of this word a set of tokens holds: its own lemma or its own bigrams (two
-        readings of the same word, so the better one counts), else an official form of its
-        term, at the expansion weight. Single syllables (unigrams) are too common to count."""
-        own = max(_share(self.own, tokens, "L:"), _share(self.own, tokens, "B:"))
-        expanded = max((max(_share(e, tokens, "L:"), _share(e, tokens, "B:")) * _scale(e) for e in self.expansions), default=0.0)
-        return max(own, expanded)
+        """How much of this word a set of tokens holds: the best of its readings (a word's lemma
+        and its bigrams are two readings of the same word; an official form of its term counts
+        at the weight it came with). Single syllables (unigrams) are too common to count."""
+        best = 0.0
+        for part, scale in self.readings:
+            if scale <= best:
+                continue
+            share = sum(w for t, w in part if t in tokens)
+            best = max(best, share * scale)
+        return best
 
 
 def _scale(expansion: dict[str, float]) -> float:
     """The weight an expansion came with: 1 for a spelling, EXPANSION_WEIGHT for an everyday word."""
     return max((w for t, w in expansion.items() if t.startswith("L:")), default=max(expansion.values(), default=0.0))
-
-
-def _share(weights: dict[str, float], tokens: set[str], prefix: str) -> float:
-    total = sum(w for t, w in weights.items() if t.startswith(prefix))
-    return sum(w for t, w in weights.items() if t.startswith(prefix) and t in tokens) / total if total else 0.0
 
 
 class _PackIndex:
@@ -214,7 +225,8 @@ class _PackIndex:
         everyday words included, expand questions to the term's own words."""
         section_of = {n.key: n.section for n in self.names if n.rule is None}
         self.terms: list[tuple[Term, str | None]] = []
-        self.forms: list[tuple[tuple[str, ...], str, int, float]] = []  # (lemmas, key, term index, weight)
+        # (lemmas, key, term index, weight, kind): kind says how a form is found in a question
+        self.forms: list[tuple[tuple[str, ...], str, int, float, str]] = []
         for index, term in enumerate(lexicon):
             section = next(
                 (section_of[text.key(f)] for f in (term.term, *term.names.values()) if text.key(f) in section_of), None
@@ -226,7 +238,17 @@ class _PackIndex:
             for form in term.forms:
                 lemmas = tuple(self.analyzer.lemmas(form)) if any(map(text.is_syllable, form)) else ()
                 weight = EXPANSION_WEIGHT if form in term.words else 1.0
-                self.forms.append((lemmas, text.key(form), index, weight))
+                key = text.key(form)
+                if lemmas and any(lm.endswith("다") for lm in lemmas):
+                    kind = "verb"  # a verb phrase: its lemmas must all be in the question
+                elif len(key) >= 2 and any(map(text.is_syllable, key)):
+                    kind = "hangul"  # whole words, wherever they stand
+                elif len(key) >= 2 and any(0x3040 <= ord(c) <= 0x9FFF for c in key):
+                    kind = "cjk"  # Japanese writes no spaces: containment is all there is
+                else:
+                    kind = "word"  # a short or Latin form: a whole word or lemma
+                if key:
+                    self.forms.append((lemmas, key, index, weight, kind))
         by_term = {text.key(term.term): term for term, _ in self.terms}
         self.expansion_tokens: dict[int, list[dict[str, float]]] = {}
         for index, (term, _) in enumerate(self.terms):
@@ -249,7 +271,9 @@ class _PackIndex:
             term = by_key.get(key)
             name = term.term if term else next(n for n in related_names if text.key(n) == key)
             forms = (term.term, *term.names.values(), *term.spellings) if term else (name,)
-            mentions = tuple(s.id for s in pack.sections if key in self.section_keys[s.id])
+            mentions = tuple(
+                s.id for s in pack.sections if key in self.section_keys[s.id] or key in {text.key(r) for r in s.related}
+            )
             english = term.names.get("en", "") if term else ""
             topics.append((MissingTopic(pack.id, name, english, mentions), tuple(text.key(f) for f in forms)))
         return topics
@@ -270,7 +294,7 @@ class _PackIndex:
 
     def _vocabulary(self) -> None:
         words: set[str] = {n.key for n in self.names if n.hangul}
-        words |= {key for _, key, _, _ in self.forms if key and all(map(text.is_syllable, key))}
+        words |= {key for _, key, _, _, _ in self.forms if all(map(text.is_syllable, key))}
         for s in self.pack.sections:
             for line in [s.title, s.intro] + [line for r in s.rules for line in r.lines()]:
                 for w in text.normalize(line).split():
@@ -323,10 +347,12 @@ class _PackIndex:
                 scores[id(doc)] = scores.get(id(doc), 0.0) + weight * idf * norm
         return scores
 
-    def matched_information(self, section: str, groups: list[_Group]) -> float:
-        """The IDF the section holds of the question, in absolute terms."""
+    def shares_a_telling_word(self, section: str, groups: list[_Group]) -> bool:
+        """Whether the section holds at least one word of the question that at most a quarter of
+        the sections use: common words alone (다음, 플레이어) would match any section."""
         tokens = self.section_tokens.get(section, set())
-        return sum(g.idf * g.credit(tokens) for g in groups)
+        telling = math.log((self.n + 1) / (self.n / 4 + 0.5))
+        return any(g.idf >= telling and g.credit(tokens) > 0 for g in groups)
 
     def coverage(self, section: str, groups: list[_Group]) -> float:
         """Share of the question's information (IDF-weighted words) that this section holds: a
@@ -510,7 +536,7 @@ class SearchEngine:
         lemma_forms |= set(index.analyzer.lemmas(query))
         qkey = text.key(query)
         query_words = {text.key(w) for w in norm.split()}
-        hits = self._lexicon_hits(index, qkey, lemma_forms, query_words)
+        hits = self._lexicon_hits(index, query, qkey, lemma_forms, query_words)
         groups: list[_Group] = []
         for word in words:
             own = {t: w for t, w in analysed[word].items() if t[2:] not in text.STOPWORDS}
@@ -540,15 +566,16 @@ class SearchEngine:
         return groups
 
     @staticmethod
-    def _lexicon_hits(index: _PackIndex, qkey: str, lemma_forms: set[str], query_words: set[str]):
+    def _lexicon_hits(index: _PackIndex, query: str, qkey: str, lemma_forms: set[str], query_words: set[str]):
         """(form key, term index, weight) for every lexicon form the question uses."""
         out = []
-        for lemmas, key, term_index, weight in index.forms:
-            if not key:
-                continue
-            if lemmas and any(lm.endswith("다") for lm in lemmas):  # a verb phrase: match its lemmas
+        keys = text.word_keys(query)
+        for lemmas, key, term_index, weight, kind in index.forms:
+            if kind == "verb":
                 hit = all(lm in lemma_forms for lm in lemmas)
-            elif len(key) >= 2 and (any(map(text.is_syllable, key)) or any(0x3040 <= ord(c) <= 0x9FFF for c in key)):
+            elif kind == "hangul":
+                hit = key in qkey and text.contains_word(keys, key)
+            elif kind == "cjk":
                 hit = key in qkey
             else:
                 hit = key in lemma_forms or key in query_words
@@ -595,8 +622,7 @@ class SearchEngine:
             text_part = 40 * coverage + 10 * text_score / top if coverage else 0.0
             if sid in contained:
                 offer(sid, 20 + contained[sid] + text_part + index.prior[sid], rule, "contains")
-            elif coverage >= MIN_COVERAGE and index.matched_information(sid, groups) >= index.unknown_noun_idf:
-                # at least one average word's worth: common words alone (다음, 플레이어) match all
+            elif coverage >= MIN_COVERAGE and index.shares_a_telling_word(sid, groups):
                 offer(sid, 20 + text_part + index.prior[sid], rule, "text")
 
     def _finish(self, index: _PackIndex, best: dict, limit: int) -> list[Result]:

@@ -215,6 +215,32 @@ def japanese_segments(word: str) -> list[str]:
     return segments
 
 
+def word_keys(text_: str) -> list[str]:
+    """The keys of a text's words, for `contains_word`."""
+    return [key(w) for w in normalize(text_).split()]
+
+
+def contains_word(keys: list[str], phrase_key: str) -> bool:
+    """True when a phrase (as a key) stands among a text's word keys as whole words: it starts a
+    word and ends one, or is followed only by a particle or ending (스페이스독에서, 인프를), so that
+    타이 is not read inside 타이머. Spaces inside the phrase do not matter (캐리어 / 캐 리어)."""
+    for start in range(len(keys)):
+        joined = ""
+        for end in range(start, len(keys)):
+            joined += keys[end]
+            if joined.startswith(phrase_key):
+                rest = joined[len(phrase_key) :]
+                if not rest or strip_particle(phrase_key + rest) == phrase_key or rest in _ENDINGS:
+                    return True
+            if len(joined) >= len(phrase_key):
+                break
+    return False
+
+
+# What may follow a noun inside one written word besides a particle: 하다 and 되다 forms.
+_ENDINGS = frozenset("하다 하는 한 할 해 해서 했 했는데 하면 하고 됨 된 될 되면 돼 임 이다 인 일".split())
+
+
 def strip_particle(word: str) -> str:
     """Drop one trailing Korean particle or verb ending. A one-syllable ending is only dropped
     from words of three syllables or more, so that 피해 and 플레이어 keep their last syllable
