@@ -140,3 +140,27 @@ def test_pack_yaml_is_checked(rules_copy):
     msgs = _messages(rules_copy)
     assert "rules/ti4/pack.yaml: pack: 'credit' is missing" in msgs
     assert "rules/ti4/pack.yaml: pack: 'names' must give a name in ko, en and ja" in msgs
+
+
+def test_lexicon_entries_are_checked(rules_copy):
+    def change(d):
+        d["terms"][0]["spelings"] = ["오타"]
+        d["terms"][1]["words"] = "배"
+        d["terms"][2]["broader"] = ["없는 용어"]
+        d["terms"].append({"term": d["terms"][3]["term"]})
+        d["terms"].append({"names": {"en": "No term"}})
+
+    _edit(rules_copy / "ti4" / "lexicon.yaml", change)
+    msgs = _messages(rules_copy)
+    assert "rules/ti4/lexicon.yaml: term #1 (유닛): unknown field 'spelings'" in msgs
+    assert "rules/ti4/lexicon.yaml: term #2 (함선): 'words' must be a list of non-empty texts" in msgs
+    assert "rules/ti4/lexicon.yaml: term '육군': 'broader' names '없는 용어', which is not a term of this lexicon" in msgs
+    assert any(m.endswith("'term' repeats term #4") for m in msgs)
+    assert any(m.endswith("'term' is missing") for m in msgs)
+
+
+def test_every_pack_has_a_lexicon_and_its_forms_are_clean():
+    for pack in load_packs(RULES_DIR):
+        assert len(pack.lexicon) >= 10, pack.id
+        for term in pack.lexicon:
+            assert all(f.strip() == f and f for f in term.forms), term.term
