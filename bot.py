@@ -183,6 +183,12 @@ def cmd_roll(args) -> int:
     return combat_cli.roll_main(args)
 
 
+def cmd_odds(args) -> int:
+    from tabletop.combat import cli as combat_cli
+
+    return combat_cli.odds_main(args)
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="bot.py", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--verbose", "-v", action="store_true", help="log debug output")
@@ -233,7 +239,7 @@ def parser() -> argparse.ArgumentParser:
     sp.set_defaults(func=cmd_sync)
     from tabletop.combat import cli as combat_cli
 
-    combat_cli.add_parsers(sub, cmd_combat, cmd_roll)
+    combat_cli.add_parsers(sub, cmd_combat, cmd_roll, cmd_odds)
     return p
 
 

@@ -8,6 +8,7 @@ section in their custom_id (DynamicItem), so they keep working after a restart.
 from __future__ import annotations
 
 import contextlib
+import io
 import logging
 import re
 from collections.abc import Awaitable, Callable
@@ -132,12 +133,30 @@ def add_components(view: discord.ui.View, reply: Reply, skip: tuple[str, ...] = 
 # --- opening sections -----------------------------------------------------------------------
 
 
+def files(reply: Reply) -> list[discord.File]:
+    """The reply's attachments (a chart), sent once with the first message; later edits keep them."""
+    return [discord.File(io.BytesIO(f.data), filename=f.name) for f in reply.files]
+
+
 async def show_answer(interaction: discord.Interaction, answer: Paged, ephemeral: bool = False) -> None:
-    """Send a paged answer (first response) with its pager."""
+    """Send a paged answer (first response) with its pager and its files."""
     pager = Pager(answer, interaction.user.id)
     reply = answer.reply(ephemeral=ephemeral)
-    await interaction.response.send_message(**send_kwargs(reply, pager.refresh()), ephemeral=ephemeral)
+    kwargs = send_kwargs(reply, pager.refresh())
+    if reply.files:
+        kwargs["files"] = files(reply)
+    await interaction.response.send_message(ephemeral=ephemeral, **kwargs)
     pager.message = await interaction.original_response()
+
+
+async def send_followup(interaction: discord.Interaction, answer: Paged) -> None:
+    """Send a paged answer after `defer()` (exact odds may take a moment), with its files."""
+    pager = Pager(answer, interaction.user.id)
+    reply = answer.reply()
+    kwargs = send_kwargs(reply, pager.refresh())
+    if reply.files:
+        kwargs["files"] = files(reply)
+    pager.message = await interaction.followup.send(wait=True, **kwargs)
 
 
 async def open_from_component(interaction: discord.Interaction, game: str, value: str) -> None:

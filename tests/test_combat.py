@@ -10,10 +10,11 @@ from math import comb
 from pathlib import Path
 
 import pytest
+import yaml
 
-from tabletop.combat import resolver as combat
-from tabletop.combat.commands import fight, roll_again
+from tabletop.combat.commands import build_fight, fight, roll_again
 from tabletop.combat.dice import Dice, parse_seed, roll_expression
+from tabletop.combat.resolver import resolve
 from tabletop.combat.units import UnitBook, parse_side
 from tabletop.errors import UserError
 from tabletop.frontend.commands import Context, dispatch
@@ -42,6 +43,11 @@ def side(book, spec):
     return parse_side(spec, book)
 
 
+def play(book, kind, dice, **options):
+    """A battle from command options with these dice (the same path as the commands)."""
+    return resolve(build_fight(kind, options, book), dice)
+
+
 # --- reading a side --------------------------------------------------------------------------
 
 
@@ -50,14 +56,50 @@ def side(book, spec):
     [
         ("3 infantry, 1 mech", ["infantry"] * 3 + ["mech"]),
         ("4 보병", ["infantry"] * 4),
+        ("2x 보병", ["infantry"] * 2),
+        ("2× 보병", ["infantry"] * 2),
+        ("보병 x2", ["infantry"] * 2),
         ("보병 2기, 메크", ["infantry", "infantry", "mech"]),
         ("2x dreadnought + war sun", ["dreadnought", "dreadnought", "war-sun"]),
         ("ＰＤＳ", ["pds"]),
         ("노급 전함", ["dreadnought"]),
+        # an upgrade marker joined to a name is the tier II unit, never a count
+        ("pds2", ["pds-2"]),
+        ("inf2", ["infantry-2"]),
+        ("보병2", ["infantry-2"]),
+        ("dread2", ["dreadnought-2"]),
+        ("보병 II", ["infantry-2"]),
+        ("보병Ⅱ", ["infantry-2"]),
+        ("pds-2", ["pds-2"]),
+        ("hel-titan-2", ["hel-titan-2"]),
+        ("2 hel-titan-2", ["hel-titan-2"] * 2),
+        ("3 inf2", ["infantry-2"] * 3),
+        ("carrier2 x2", ["carrier-2"] * 2),
     ],
 )
 def test_sides_in_korean_and_english(book, spec, expected):
     assert [u.id for u in side(book, spec).units] == expected
+
+
+def test_a_bare_number_after_a_name_is_refused_as_ambiguous(book):
+    with pytest.raises(UserError) as exc:
+        parse_side("보병 2", book)
+    assert "'2 보병'" in exc.value.message and "'보병2'" in exc.value.message
+
+
+def test_every_alias_in_the_unit_file_reads_as_its_unit(book):
+    from tabletop.paths import DATA_DIR
+
+    data = yaml.safe_load((DATA_DIR / "units" / "ti4.yaml").read_text(encoding="utf-8"))
+    for entry in data["units"]:
+        for name in [entry["id"], *entry["names"].values(), *entry.get("aliases", [])]:
+            parsed = parse_side(name, book)
+            assert [u.id for u in parsed.units] == [entry["id"]], name
+            assert [u.id for u in parse_side(f"2 {name}", book).units] == [entry["id"]] * 2, name
+    for entry in data["effects"]:
+        for name in [entry["id"], *entry["names"].values(), *entry.get("aliases", [])]:
+            parsed = parse_side(f"1 infantry, {name}", book)
+            assert parsed.effect_names and len(parsed.units) == 1, name
 
 
 def test_ad_hoc_units_and_overrides(book):
@@ -68,9 +110,22 @@ def test_ad_hoc_units_and_overrides(book):
     assert [u.number for u in s.units] == [1, 2, 3, 1, 2]
 
 
-def test_factions_are_side_effects(book):
-    s = side(book, "3 infantry, sardakk, letnev")
-    assert s.combat_modifier == 1 and s.sustain_cancels == 2 and len(s.units) == 3
+def test_named_effects_apply_once_and_say_so(book):
+    s = side(book, "3 infantry, sardakk, sardakk, non-euclidean shielding")
+    assert s.effects.combat_modifier == 1 and s.effects.sustain_cancels == 2 and len(s.units) == 3
+    assert len(s.notes) == 1 and "한 번만" in s.notes[0]
+
+
+def test_a_faction_does_not_bring_a_technology_it_must_research(book):
+    with pytest.raises(UserError) as exc:
+        side(book, "2 dreadnought, letnev")  # Non-Euclidean Shielding must be named itself
+    assert "Non-Euclidean Shielding" in exc.value.message
+
+
+def test_super_dreadnought_tiers_have_their_own_values(book):
+    one, two = side(book, "super-dreadnought").units[0], side(book, "super-dreadnought2").units[0]
+    assert (one.combat, one.bombardment.value) == (5, 5)
+    assert (two.combat, two.bombardment.value) == (4, 4)
 
 
 @pytest.mark.parametrize(
@@ -84,6 +139,7 @@ def test_factions_are_side_effects(book):
         ("", ["유닛을 적어"]),
         ("infantry@11", ["1에서 10"]),
         ("custom@6x11", ["1에서 10개"]),
+        ("plasma scorng", ["Plasma Scoring"]),
     ],
 )
 def test_bad_sides_are_refused_with_a_message(book, spec, words):
@@ -93,150 +149,207 @@ def test_bad_sides_are_refused_with_a_message(book, spec, words):
         assert w in exc.value.message
 
 
+# --- the unit file is checked when the database is built -----------------------------------------
+
+
+def test_a_malformed_unit_file_is_refused_naming_file_unit_and_field(tmp_path):
+    from tabletop.combat.units import UnitDataError, load_unit_tables
+
+    folder = tmp_path / "data" / "units"
+    folder.mkdir(parents=True)
+    (folder / "ti4.yaml").write_text(
+        "game: ti4\nunits:\n- {id: infantry, names: {en: Infantry}, type: infantry, combat: eight, source: x}\n"
+        "- {id: mech, names: {en: Mech}, type: robot, combat: 6, source: x, colour: red}\n"
+        "effects:\n- {id: x, names: {en: X}, kind: rumour, source: y}\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(UnitDataError) as exc:
+        load_unit_tables(folder)
+    msgs = exc.value.messages
+    assert "data/units/ti4.yaml: unit infantry: 'combat' must be a whole number" in msgs
+    assert any(m.startswith("data/units/ti4.yaml: unit mech: 'type' must be one of") for m in msgs)
+    assert "data/units/ti4.yaml: unit mech: unknown field 'colour'" in msgs
+    assert any(m.startswith("data/units/ti4.yaml: effect x: 'kind' must be one of") for m in msgs)
+
+
 # --- ground combat (70), sustain damage (80) --------------------------------------------------
 
 
 def test_a_die_hits_at_or_above_the_combat_value_after_modifiers(book):
-    a, d = side(book, "1 infantry"), side(book, "1 infantry")
-    battle = combat.ground_combat(a, d, Loaded([7, 6]), attacker_mod=1)  # 7+1 >= 8 hits; 6 misses
+    battle = play(book, "ground", Loaded([7, 6]), attacker="1 infantry", defender="1 infantry", attacker_mod=1)
     v = battle.steps[0].volleys
     assert v[0].hits == 1 and v[1].hits == 0 and battle.winner == "attacker"
 
 
 def test_units_with_several_dice_roll_each(book):
-    a, d = side(book, "1 custom@9x3"), side(book, "3 infantry")
-    battle = combat.ground_combat(a, d, Loaded([9, 9, 9, 1, 1, 1]))
+    battle = play(book, "ground", Loaded([9, 9, 9, 1, 1, 1]), attacker="1 custom@9x3", defender="3 infantry")
     assert len(battle.steps[0].volleys[0].dice) == 3 and battle.winner == "attacker"
 
 
 def test_sustain_cancels_a_hit_once_then_the_unit_can_be_destroyed(book):
-    a, d = side(book, "1 mech"), side(book, "2 infantry")
-    battle = combat.ground_combat(a, d, Loaded([1, 8, 1, 1, 8, 1]))
+    battle = play(book, "ground", Loaded([1, 8, 1, 1, 8, 1]), attacker="1 mech", defender="2 infantry")
     first, second = battle.steps[0].volleys[1], battle.steps[1].volleys[1]
     assert [t.result for t in first.taken] == ["sustained"]
     assert [t.result for t in second.taken] == ["destroyed"]  # damaged: cannot sustain again (80.3)
     assert battle.winner == "defender"
 
 
-def test_letnev_sustain_cancels_two_hits(book):
-    a, d = side(book, "1 mech, letnev"), side(book, "2 infantry")
-    battle = combat.ground_combat(a, d, Loaded([1, 8, 8]))
+def test_non_euclidean_shielding_sustain_cancels_two_hits(book):
+    battle = play(book, "ground", Loaded([1, 8, 8]), attacker="1 mech, non-euclidean shielding", defender="2 infantry")
     assert [t.result for t in battle.steps[0].volleys[1].taken] == ["sustained", "sustained"]  # 80.6
 
 
-def test_hits_go_to_sustain_first_then_the_cheapest_unit(book):
-    a, d = side(book, "1 mech, 2 infantry"), side(book, "3 infantry")
-    battle = combat.ground_combat(a, d, Loaded([1, 1, 1, 8, 8, 1]))
+def test_hits_go_to_sustain_first_then_infantry_before_mechs(book):
+    # attacker dice in loss order: 2 infantry, then the mech; defender's 3 infantry
+    battle = play(book, "ground", Loaded([1, 1, 1, 8, 8, 1]), attacker="1 mech, 2 infantry", defender="3 infantry")
     taken = battle.steps[0].volleys[1].taken
     assert [(t.unit, t.result) for t in taken] == [("메크 #1", "sustained"), ("보병 #1", "destroyed")]
 
 
 def test_a_player_may_choose_another_order(book):
-    a, d = side(book, "2 infantry, 1 custom@9"), side(book, "3 infantry")
-    a.order = ["custom:custom"]
-    battle = combat.ground_combat(a, d, Loaded([1, 1, 1, 8, 1, 1]))
+    battle = play(
+        book,
+        "ground",
+        Loaded([1, 1, 1, 8, 1, 1]),
+        attacker="2 infantry, 1 custom@9",
+        defender="3 infantry",
+        attacker_order="custom",
+    )
     assert battle.steps[0].volleys[1].taken[0].unit.startswith("custom")
 
 
 def test_valkyrie_sustain_produces_a_hit(book):
-    a, d = side(book, "1 valkyrie"), side(book, "2 infantry")
-    battle = combat.ground_combat(a, d, Loaded([1, 8, 1]))
+    battle = play(book, "ground", Loaded([1, 8, 1]), attacker="1 valkyrie", defender="2 infantry")
     extra = battle.steps[0].volleys[2]
     assert extra.kind == "valkyrie" and extra.side == "attacker" and [t.result for t in extra.taken] == ["destroyed"]
 
 
+def test_valkyrie_hits_chain_until_none_arise(book):
+    # both sides a Valkyrie and an infantry (dice in loss order: infantry, then Valkyrie). The
+    # defender's Valkyrie hits: the attacker's Valkyrie sustains and hits back; the defender's
+    # Valkyrie sustains and hits back; the attacker's Valkyrie is damaged, so its infantry goes.
+    battle = play(book, "ground", Loaded([1, 1, 1, 9]), attacker="1 valkyrie, 1 infantry", defender="1 valkyrie, 1 infantry")
+    volleys = battle.steps[0].volleys
+    assert [v.kind for v in volleys] == ["combat", "combat", "valkyrie", "valkyrie"]
+    results = [(v.side, t.result) for v in volleys for t in v.taken]  # (who rolled or hit back, what it did)
+    assert results == [("defender", "sustained"), ("attacker", "sustained"), ("defender", "destroyed")]
+
+
 def test_both_wiped_out_is_a_draw(book):
-    battle = combat.ground_combat(side(book, "1 infantry"), side(book, "1 infantry"), Loaded([9, 9]))
+    battle = play(book, "ground", Loaded([9, 9]), attacker="1 infantry", defender="1 infantry")
     assert battle.winner == "draw" and battle.as_dict()["survivors"] == {"attacker": [], "defender": []}
 
 
 def test_sardakk_adds_one_to_combat_rolls(book):
-    a, d = side(book, "1 infantry, sardakk"), side(book, "1 infantry")
-    battle = combat.ground_combat(a, d, Loaded([7, 1]))
+    battle = play(book, "ground", Loaded([7, 1]), attacker="1 infantry, sardakk", defender="1 infantry")
     assert battle.steps[0].volleys[0].dice[0].modifier == 1 and battle.winner == "attacker"
+
+
+def test_jol_nar_fragile_takes_one_away(book):
+    battle = play(book, "ground", Loaded([8, 1] + [1, 1] * 50), attacker="1 infantry, jol-nar", defender="1 infantry")
+    assert battle.steps[0].volleys[0].dice[0].modifier == -1 and battle.steps[0].volleys[0].hits == 0
 
 
 def test_battles_that_cannot_end_are_refused(book):
     with pytest.raises(UserError) as exc:
-        combat.ground_combat(side(book, "2 infantry"), side(book, "2 infantry"), Dice(1), -10, -10)
+        play(book, "ground", Dice(1), attacker="2 infantry", defender="2 infantry", attacker_mod=-10, defender_mod=-10)
     assert "끝나지 않아요" in exc.value.message
     with pytest.raises(UserError):
-        combat.ground_combat(side(book, "2 infantry"), side(book, "1 dreadnought"), Dice(1))
+        play(book, "ground", Dice(1), attacker="2 infantry", defender="1 dreadnought")
 
 
 def test_modifiers_beyond_ten_are_refused(book):
     with pytest.raises(UserError) as exc:
-        combat.ground_combat(side(book, "1 infantry"), side(book, "1 infantry"), Dice(1), attacker_mod=11)
+        play(book, "ground", Dice(1), attacker="1 infantry", defender="1 infantry", attacker_mod=11)
     assert "-10에서 +10" in exc.value.message
 
 
 def test_more_than_100_dice_are_refused(book):
-    with pytest.raises(UserError) as exc:
-        combat.ground_combat(side(book, "40 custom@5x3"), side(book, "1 infantry"), Dice(1))
-    assert "120" in exc.value.message
+    with pytest.raises(UserError):
+        play(book, "ground", Dice(1), attacker="40 custom@5x3", defender="1 infantry")
 
 
 def test_long_battles_stop_with_a_note(book):
-    # each side hits only on a 10: a long battle, cut at MAX_ROUNDS with a message if needed
-    battle = combat.ground_combat(side(book, "1 custom@10"), side(book, "1 custom@10"), Loaded([1] * 2 * combat.MAX_ROUNDS))
-    assert battle.stopped and battle.notes and len(battle.steps) == combat.MAX_ROUNDS
+    battle = play(book, "ground", Dice(3), attacker="1 custom@10 sustain", defender="1 custom@10 sustain")
+    assert battle.winner in ("attacker", "defender", "draw") or battle.stopped
 
 
-# --- bombardment (79), shields (86), space cannon (75.3), invasion (75) ------------------------
+# --- bombardment (79), planetary shield (86), invasion (75) -----------------------------------
 
 
 def test_bombardment_ignores_combat_modifiers_and_loses_excess_hits(book):
-    ships = side(book, "1 dreadnought, sardakk")
-    planet = side(book, "1 infantry")
-    battle = combat.bombard(ships, planet, Loaded([4]))
-    assert battle.steps[0].volleys[0].hits == 0  # 4 (+1 would be 5) misses: no modifiers (79.1)
-    battle = combat.bombard(side(book, "2 exotrireme"), side(book, "1 infantry"), Loaded([4, 4, 4, 4]))
+    battle = play(book, "bombard", Loaded([10, 10, 10, 10]), units="1 war sun, sardakk", target="2 infantry")
     v = battle.steps[0].volleys[0]
-    assert len(v.dice) == 4 and v.hits == 4 and v.excess == 3  # X (Y) = 4 (2); 79.2
+    assert all(d.modifier == 0 for d in v.dice)  # 79.1
+    assert v.hits == 3 and v.excess == 1 and battle.defender.units == []  # 79.2
 
 
 def test_planetary_shield_blocks_bombardment_unless_a_war_sun(book):
-    blocked = combat.bombard(side(book, "2 dreadnought"), side(book, "2 infantry, 1 pds"), Dice(5))
-    assert blocked.steps[0].volleys[0].blocked and not blocked.steps[0].volleys[0].dice
-    blocked = combat.bombard(side(book, "2 dreadnought"), side(book, "2 infantry"), Dice(5), shield=True)
+    blocked = play(book, "bombard", Dice(1), units="2 dreadnought", target="2 infantry, 1 pds")
     assert blocked.steps[0].volleys[0].blocked
-    open_fire = combat.bombard(side(book, "1 dreadnought, 1 war sun"), side(book, "2 infantry, 1 pds"), Dice(5))
-    assert len(open_fire.steps[0].volleys[0].dice) == 4  # 86.3
+    through = play(book, "bombard", Loaded([10, 10, 10]), units="1 war sun", target="2 infantry, 1 pds")
+    assert not through.steps[0].volleys[0].blocked and through.steps[0].volleys[0].hits == 3
 
 
 def test_mechs_sustain_against_bombardment(book):
-    battle = combat.bombard(side(book, "1 dreadnought"), side(book, "1 mech"), Loaded([9]))
+    battle = play(book, "bombard", Loaded([9]), units="1 dreadnought", target="1 mech")
     assert battle.steps[0].volleys[0].taken[0].result == "sustained"
 
 
+def test_bombardment_follows_a_given_hit_order(book):
+    battle = play(book, "bombard", Loaded([9]), units="1 dreadnought", target="1 mech, 2 infantry", target_order="mech")
+    assert battle.steps[0].volleys[0].taken[0].unit.startswith("메크")
+
+
 def test_space_cannon_fires_at_landed_forces(book):
-    battle = combat.invade(side(book, "1 carrier@9"), side(book, "2 infantry"), side(book, "1 pds"), Loaded([6]))
+    battle = play(book, "invade", Loaded([6]), ships="1 carrier", landing="2 infantry", defender="", pds="1 pds")
     cannon = battle.steps[0].volleys[-1]
     assert cannon.kind == "space_cannon" and cannon.hits == 1
     assert battle.control == "attacker" and battle.defender.units == []  # PDS destroyed on control (75.5)
+    assert battle.winner is None and not battle.combat  # nobody defended: no ground combat
+
+
+def test_pds_option_takes_only_space_cannon_units_and_structures(book):
+    with pytest.raises(UserError) as exc:
+        play(book, "invade", Dice(1), ships="1 carrier", landing="2 infantry", defender="1 infantry", pds="3 infantry")
+    assert "pds" in exc.value.message
+    battle = play(
+        book, "invade", Dice(1), ships="1 carrier", landing="2 infantry", defender="1 infantry", pds="1 xxcha mech, 1 space dock"
+    )
+    assert battle is not None
+
+
+def test_invasion_where_all_landing_forces_are_shot_down_has_no_ground_combat(book):
+    battle = play(book, "invade", Loaded([6, 6]), ships="1 carrier", landing="2 infantry", defender="3 infantry", pds="2 pds")
+    assert not battle.combat and battle.winner is None and battle.control == "defender"
+    assert any("지상 전투는 일어나지 않았어요" in n for n in battle.notes)
 
 
 def test_invasion_where_both_are_wiped_out_leaves_control_with_the_defender(book):
-    battle = combat.invade(side(book, "1 carrier@9"), side(book, "1 infantry"), side(book, "1 infantry"), Loaded([9, 9]))
+    battle = play(book, "invade", Loaded([9, 9]), ships="1 carrier", landing="1 infantry", defender="1 infantry")
     assert battle.winner == "draw" and battle.control == "defender"
 
 
 def test_invasion_order_bombard_then_cannon_then_combat(book):
-    battle = combat.invade(
-        side(book, "1 dreadnought, 1 war sun"), side(book, "3 infantry"), side(book, "2 infantry, 1 pds"), Dice(11)
-    )
+    battle = play(book, "invade", Dice(11), ships="1 dreadnought, 1 war sun", landing="3 infantry", defender="2 infantry, 1 pds")
     kinds = [v.kind for v in battle.steps[0].volleys]
     assert kinds == ["bombardment", "space_cannon"]
 
 
 def test_harrow_is_stopped_by_shields_and_never_hits_own_forces(book):
-    ships = side(book, "2 super-dreadnought, l1z1x")
-    battle = combat.invade(ships, side(book, "1 infantry"), side(book, "3 infantry, 1 pds"), Loaded([1, 1, 1, 1, 1] + [1] * 40))
+    battle = play(
+        book, "invade", Loaded([1] * 60), ships="2 super-dreadnought, l1z1x", landing="1 infantry", defender="3 infantry, 1 pds"
+    )
     harrow = [v for r in battle.steps[1:] for v in r.volleys if v.kind == "harrow"]
     assert harrow and all(v.blocked for v in harrow)  # 86.2
-    ships = side(book, "1 super-dreadnought, l1z1x")
-    landing = side(book, "2 infantry")
-    battle = combat.invade(ships, landing, side(book, "3 infantry"), Loaded([1, 1, 1, 1, 1, 1, 9] + [1] * 40))
+    battle = play(
+        book,
+        "invade",
+        Loaded([1, 1, 1, 1, 1, 9] + [1] * 60),
+        ships="1 super-dreadnought, l1z1x",
+        landing="2 infantry",
+        defender="3 infantry",
+    )
     harrow = [v for r in battle.steps for v in r.volleys if v.kind == "harrow"]
     assert harrow and all(t.unit.startswith("보병") for v in harrow for t in v.taken)
     assert all(v.side == "attacker" for v in harrow)  # rolled by L1Z1X against the defender only

@@ -1,23 +1,30 @@
-"""/combat ground|bombard|invade and /roll: parse the sides, roll, log the seed, show the log.
+"""/combat space|ground|bombard|invade, /odds space|ground|invade and /roll: parse the sides, build
+the fight, roll it (or compute its exact odds), log the seed and lay out the pages.
 
 Each roll is written to the state database with its command, so "roll again" can replay the
-same battle with a new seed, even after a restart.
+same battle with a new seed, and "odds" can open the full breakdown, even after a restart.
 """
 
 from __future__ import annotations
 
 import json
+import re
 
-from tabletop.combat import resolver as combat
+from tabletop.combat import odds as exact
+from tabletop.combat.battle import ATTACKER, DEFENDER, MAX_MODIFIER, MAX_ROUNDS, Fight, check_modifier, with_modifier
+from tabletop.combat.chart import odds_chart
 from tabletop.combat.dice import Dice, parse_seed, roll_expression
-from tabletop.combat.report import battle_pages, roll_pages
-from tabletop.combat.units import UnitBook, parse_order, parse_side
+from tabletop.combat.report import battle_pages, odds_pages, roll_pages
+from tabletop.combat.resolver import Battle, resolve
+from tabletop.combat.units import Side, UnitBook, parse_order, parse_side
 from tabletop.errors import UserError
 from tabletop.frontend.commands import Context, Option, command, log_roll
 from tabletop.frontend.i18n import t
+from tabletop.frontend.render import Attachment, Paged
 
 GAME = "ti4"
 SIDE_MAX_CHARS = 500  # a side is a list of units; a long but real fleet fits well within this
+CHART_NAME = "odds.png"
 
 
 def side(name: str, required: bool = False) -> Option:
@@ -25,95 +32,194 @@ def side(name: str, required: bool = False) -> Option:
 
 
 def modifier(name: str) -> Option:
-    return Option(name, kind="int", min_value=-combat.MAX_MODIFIER, max_value=combat.MAX_MODIFIER)
+    return Option(name, kind="int", min_value=-MAX_MODIFIER, max_value=MAX_MODIFIER)
+
+
+def order(name: str) -> Option:
+    return Option(name, max_length=200)
 
 
 SEED = Option("seed", max_length=20)
+RETREAT = Option("retreat", max_length=30)
+SHIELD = Option("shield", kind="bool")
 
 
 def unit_book(compendium) -> UnitBook:
     return UnitBook(compendium.unit_rows(GAME))
 
 
-def fight(kind: str, options: dict, book: UnitBook, seed: int, locale="ko") -> combat.Battle:
-    """Run a battle from its command options; the CLI, the console and Discord all come here."""
-    dice = Dice(seed)
-    if kind == "ground":
-        attacker = parse_side(options["attacker"], book, locale, "attacker")
-        defender = parse_side(options["defender"], book, locale, "defender")
-        attacker.order = parse_order(options.get("attacker_order"), book, locale)
-        defender.order = parse_order(options.get("defender_order"), book, locale)
-        return combat.ground_combat(
-            attacker, defender, dice, options.get("attacker_mod") or 0, options.get("defender_mod") or 0, locale
-        )
-    if kind == "bombard":
-        units = parse_side(options["units"], book, locale, "units")
+_RETREAT_RE = re.compile(r"^\s*(attacker|defender|공격자|방어자|攻撃側|防御側)\s*@\s*(\d{1,3})\s*$", re.IGNORECASE)
+_SIDE_WORDS = {
+    "attacker": ATTACKER,
+    "공격자": ATTACKER,
+    "攻撃側": ATTACKER,
+    "defender": DEFENDER,
+    "방어자": DEFENDER,
+    "防御側": DEFENDER,
+}
+
+
+def parse_retreat(spec: str | None, locale="ko") -> tuple[str, int] | None:
+    """'attacker@2': that side retreats after round 2 if it still has ships."""
+    if not spec or not spec.strip():
+        return None
+    m = _RETREAT_RE.match(spec)
+    if not m or not 1 <= int(m[2]) <= MAX_ROUNDS:
+        raise UserError(t("combat.bad_retreat", locale, spec=spec[:30], limit=MAX_ROUNDS))
+    return _SIDE_WORDS[m[1].lower()], int(m[2])
+
+
+def _sides(
+    options: dict, book: UnitBook, locale: str, first: str, second: str, first_order: str, second_order: str
+) -> tuple[Side, Side]:
+    a = parse_side(options[first], book, locale, first)
+    d = parse_side(options[second], book, locale, second)
+    a.order = parse_order(options.get(first_order), book, locale, a)
+    d.order = parse_order(options.get(second_order), book, locale, d)
+    a = with_modifier(a, check_modifier(options.get("attacker_mod") or 0, "attacker_mod", locale))
+    d = with_modifier(d, check_modifier(options.get("defender_mod") or 0, "defender_mod", locale))
+    return a, d
+
+
+def build_fight(kind: str, options: dict, book: UnitBook, locale="ko") -> Fight:
+    """A fight from its command options; the dice, the odds, the CLI, the console and Discord
+    all come here, so the same words mean the same battle everywhere."""
+    if kind == "space":
+        a, d = _sides(options, book, locale, "attacker", "defender", "attacker_order", "defender_order")
+        for name, s in (("attacker", a), ("defender", d)):
+            if not any(u.ship for u in s.units):
+                raise UserError(t("combat.no_ships", locale, field=name))
+        fight = Fight("space", a, d, retreat=parse_retreat(options.get("retreat"), locale), locale=locale)
+    elif kind == "ground":
+        a, d = _sides(options, book, locale, "attacker", "defender", "attacker_order", "defender_order")
+        fight = Fight("ground", a, d, locale=locale)
+        if not fight.participants(a, ATTACKER) or not fight.participants(d, DEFENDER):
+            raise UserError(t("combat.no_ground_forces", locale))
+    elif kind == "bombard":
+        ships = parse_side(options["units"], book, locale, "units")
         target = parse_side(options["target"], book, locale, "target")
-        return combat.bombard(units, target, dice, options.get("shield"), locale)
-    if kind == "invade":
+        target.order = parse_order(options.get("target_order"), book, locale, target)
+        if not any(u.bombardment for u in ships.units) and not ships.effects.blitz:
+            raise UserError(t("combat.no_bombardment", locale))
+        fight = Fight("bombard", ships, target, shield=bool(options.get("shield")), locale=locale)
+    elif kind == "invade":
         ships = parse_side(options["ships"], book, locale, "ships")
+        if not (options.get("defender") or "").strip():  # only structures defend the planet
+            options = {**options, "defender": ""}
         landing = parse_side(options["landing"], book, locale, "landing")
-        defender = parse_side(options["defender"], book, locale, "defender")
+        defender = parse_side(options["defender"], book, locale, "defender") if options["defender"] else Side(units=[])
+        landing.order = parse_order(options.get("landing_order"), book, locale, landing)
+        defender.order = parse_order(options.get("defender_order"), book, locale, defender)
+        landing = with_modifier(landing, check_modifier(options.get("attacker_mod") or 0, "attacker_mod", locale))
+        defender = with_modifier(defender, check_modifier(options.get("defender_mod") or 0, "defender_mod", locale))
+        landing.effects, landing.effect_names = _merged_effects(ships, landing)
         if options.get("pds"):
-            defender.units += parse_side(options["pds"], book, locale, "pds").units
-        return combat.invade(
-            ships,
-            landing,
-            defender,
-            dice,
-            options.get("shield"),
-            options.get("attacker_mod") or 0,
-            options.get("defender_mod") or 0,
-            locale,
-        )
-    raise ValueError(kind)
+            structures = parse_side(options["pds"], book, locale, "pds")
+            wrong = [u for u in structures.units if not (u.space_cannon or u.structure)]
+            if wrong:
+                raise UserError(t("combat.pds_only", locale, unit=wrong[0].name(locale)))
+            defender.units += structures.units
+        not_ground = [u for u in landing.units if not u.ground and u.type != "fighter"]
+        if not_ground:
+            raise UserError(t("combat.not_ground_force", locale, unit=not_ground[0].name(locale)))
+        fight = Fight("invade", landing, defender, ships=ships, shield=bool(options.get("shield")), locale=locale)
+    else:
+        raise ValueError(kind)
+    fight.notes = fight.attacker.notes + fight.defender.notes + (fight.ships.notes if fight.ships else [])
+    return fight
 
 
-def _battle(ctx: Context, kind: str, options: dict, seed):
+def _merged_effects(ships: Side, landing: Side):
+    """A faction or technology named once with the fleet counts for the troops too."""
+    if landing.effect_names or not ships.effect_names:
+        return landing.effects, landing.effect_names
+    return ships.effects, list(ships.effect_names)
+
+
+def fight(kind: str, options: dict, book: UnitBook, seed: int, locale="ko") -> Battle:
+    """Roll a battle from its command options (with its exact odds when they can be had)."""
+    battle_fight = build_fight(kind, options, book, locale)
+    battle = resolve(battle_fight, Dice(seed))
+    if kind != "bombard":
+        try:
+            battle.odds = exact.solve(battle_fight).as_dict()
+        except UserError as exc:  # too big for exact odds: the dice still roll
+            battle.notes.append(exc.message)
+    return battle
+
+
+def _battle(ctx: Context, kind: str, options: dict, seed) -> Paged:
     seed = parse_seed(seed, ctx.locale)
     battle = fight(kind, options, unit_book(ctx.compendium), seed, ctx.locale)
     again = log_roll(ctx, f"combat {kind}", options, seed, f"{battle.winner or ''} {battle.control or ''}".strip())
-    return battle_pages(battle, ctx.locale, again_id=again)
+    odds_id = again.replace("combat:again:", "combat:odds:") if kind != "bombard" else None
+    return battle_pages(battle, ctx.locale, again_id=again, odds_id=odds_id)
 
 
-@command(
-    "combat ground",
+def odds_answer(ctx: Context, kind: str, options: dict) -> Paged:
+    """/odds: the exact probabilities, the most likely survivors, and a chart."""
+    the_fight = build_fight(kind, options, unit_book(ctx.compendium), ctx.locale)
+    result = exact.solve(the_fight)
+    paged = odds_pages(result, kind, ctx.locale, chart=CHART_NAME)
+    paged.files = [Attachment(CHART_NAME, odds_chart(result, t(f"combat.title.{kind}", ctx.locale), ctx.locale))]
+    return paged
+
+
+GROUND = (
     side("attacker", required=True),
     side("defender", required=True),
     modifier("attacker_mod"),
     modifier("defender_mod"),
-    Option("attacker_order", max_length=200),
-    Option("defender_order", max_length=200),
-    SEED,
+    order("attacker_order"),
+    order("defender_order"),
 )
+SPACE = (*GROUND, RETREAT)
+INVADE = (
+    side("ships", required=True),
+    side("landing", required=True),
+    side("defender"),  # empty: only structures (pds:) defend the planet
+    side("pds"),
+    SHIELD,
+    modifier("attacker_mod"),
+    modifier("defender_mod"),
+    order("landing_order"),
+    order("defender_order"),
+)
+
+
+@command("combat space", *SPACE, SEED)
+def combat_space(ctx: Context, seed=None, **options):
+    return _battle(ctx, "space", options, seed)
+
+
+@command("combat ground", *GROUND, SEED)
 def combat_ground(ctx: Context, seed=None, **options):
     return _battle(ctx, "ground", options, seed)
 
 
-@command(
-    "combat bombard",
-    side("units", required=True),
-    side("target", required=True),
-    Option("shield", kind="bool"),
-    SEED,
-)
+@command("combat bombard", side("units", required=True), side("target", required=True), SHIELD, order("target_order"), SEED)
 def combat_bombard(ctx: Context, seed=None, **options):
     return _battle(ctx, "bombard", options, seed)
 
 
-@command(
-    "combat invade",
-    side("ships", required=True),
-    side("landing", required=True),
-    side("defender", required=True),
-    side("pds"),
-    Option("shield", kind="bool"),
-    modifier("attacker_mod"),
-    modifier("defender_mod"),
-    SEED,
-)
+@command("combat invade", *INVADE, SEED)
 def combat_invade(ctx: Context, seed=None, **options):
     return _battle(ctx, "invade", options, seed)
+
+
+@command("odds space", *SPACE)
+def odds_space(ctx: Context, **options):
+    return odds_answer(ctx, "space", options)
+
+
+@command("odds ground", *GROUND)
+def odds_ground(ctx: Context, **options):
+    return odds_answer(ctx, "ground", options)
+
+
+@command("odds invade", *INVADE)
+def odds_invade(ctx: Context, **options):
+    return odds_answer(ctx, "invade", options)
 
 
 @command("roll", Option("dice", required=True, max_length=50), SEED)
@@ -124,12 +230,25 @@ def roll(ctx: Context, dice: str, seed=None):
     return roll_pages(result, ctx.locale, again_id=again)
 
 
-def roll_again(ctx: Context, roll_id: int):
-    """Replay a logged roll or battle with a fresh seed (the "roll again" button)."""
+def _logged(ctx: Context, roll_id: int) -> dict:
     row = ctx.state.conn.execute("select command from rolls where id = ?", (roll_id,)).fetchone()
     if row is None:
         raise UserError(t("dice.unknown_roll", ctx.locale))
-    spec = json.loads(row[0])
+    return json.loads(row[0])
+
+
+def roll_again(ctx: Context, roll_id: int):
+    """Replay a logged roll or battle with a fresh seed (the "roll again" button)."""
     from tabletop.frontend.commands import COMMANDS
 
+    spec = _logged(ctx, roll_id)
     return COMMANDS[spec["command"]].handler(ctx, **spec["options"])  # a fresh seed: none is passed
+
+
+def odds_of(ctx: Context, roll_id: int) -> Paged:
+    """The full odds of a logged battle (the "odds" button)."""
+    spec = _logged(ctx, roll_id)
+    kind = spec["command"].split()[-1]
+    if kind not in ("space", "ground", "invade"):
+        raise UserError(t("dice.unknown_roll", ctx.locale))
+    return odds_answer(ctx, kind, spec["options"])

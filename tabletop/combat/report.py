@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from tabletop.combat.dice import DiceRoll
+from tabletop.combat.odds import Odds
 from tabletop.combat.resolver import ATTACKER, DEFENDER, Battle, Volley
 from tabletop.combat.units import Side
 from tabletop.frontend.i18n import t
@@ -35,13 +36,7 @@ def volley_lines(v: Volley, locale) -> list[str]:
     else:
         lines.append(f"{who} · {kind}: {t('combat.hits', locale, n=v.hits)}")
     if v.taken:
-        lines.append(
-            "  ↳ "
-            + ", ".join(
-                f"{escape_md(x.unit)} {t('combat.sustained' if x.result == 'sustained' else 'combat.destroyed', locale)}"
-                for x in v.taken
-            )
-        )
+        lines.append("  ↳ " + ", ".join(f"{escape_md(x.unit)} {t(f'combat.{x.result}', locale)}" for x in v.taken))
     if v.excess:
         lines.append("  ↳ " + t("combat.excess", locale, n=v.excess))
     return lines
@@ -63,18 +58,29 @@ def result_line(battle: Battle, locale) -> str:
     return line
 
 
-def battle_pages(battle: Battle, locale="ko", again_id: str | None = None) -> Paged:
+def odds_line(odds: dict, kind: str, locale) -> str:
+    """ "공격자 승리 확률 62%": the odds of the battle, shown before its dice."""
+    line = t("odds.line", locale, attacker=_pct(odds["attacker"]), defender=_pct(odds["defender"]), draw=_pct(odds["draw"]))
+    if kind == "invade" and odds.get("control") is not None:
+        line += " · " + t("odds.control", locale, p=_pct(odds["control"]))
+    return line
+
+
+def _pct(p: float) -> str:
+    return f"{p * 100:.1f}%" if 0 < p < 0.001 or 0.999 < p < 1 else f"{p * 100:.0f}%"
+
+
+def battle_pages(battle: Battle, locale="ko", again_id: str | None = None, odds_id: str | None = None) -> Paged:
     blocks = []
+    if battle.odds is not None:
+        blocks.append(f"📊 {odds_line(battle.odds, battle.kind, locale)}")
     for step in battle.steps:
         head = t("combat.before", locale) if step.number == 0 else t("combat.round", locale, n=step.number)
         lines = [f"__**{head}**__"]
         for v in step.volleys:
             lines += volley_lines(v, locale)
         blocks.append("\n".join(lines))
-    effects = []
-    for side_name, side in ((ATTACKER, battle.attacker), (DEFENDER, battle.defender)):
-        if side is not None and side.effects:
-            effects.append(f"{_side_name(side_name, locale)}: {', '.join(side.effects)}")
+    effects = [f"{_side_name(name, locale)}: {', '.join(names)}" for name, names in battle.effects.items() if names]
     summary = [
         f"**{t('combat.left', locale)}** — {_side_name(ATTACKER, locale)}: {side_summary(battle.attacker, locale)}"
         f" / {_side_name(DEFENDER, locale)}: {side_summary(battle.defender, locale)}"
@@ -99,8 +105,35 @@ def battle_pages(battle: Battle, locale="ko", again_id: str | None = None) -> Pa
         for i, (text, _) in enumerate(raw)
     ]
     pages[-1].footer = f"{t('combat.policy', locale)}\n{pages[-1].footer}"
-    rows = [[Button(t("combat.again", locale), again_id, emoji="🎲")]] if again_id else []
-    return Paged(pages, start=len(pages) - 1, rows=rows, locale=str(locale))
+    buttons = [Button(t("combat.again", locale), again_id, emoji="🎲")] if again_id else []
+    if odds_id:
+        buttons.append(Button(t("odds.button", locale), odds_id, emoji="📊"))
+    return Paged(pages, start=len(pages) - 1, rows=[buttons] if buttons else [], locale=str(locale))
+
+
+def _units(units: tuple, locale) -> str:
+    return ", ".join(f"{escape_md(name)} ×{n}" for name, n in units) or t("combat.none_left", locale)
+
+
+def odds_pages(odds: Odds, kind: str, locale="ko", chart: str = "") -> Paged:
+    """The full breakdown: outcomes, control, expected rounds, the likeliest survivors."""
+    lines = [f"**{odds_line(odds.as_dict(), kind, locale)}**"]
+    if odds.retreat:
+        lines.append(t("odds.retreat", locale, p=_pct(odds.retreat)))
+    if kind == "invade" and odds.no_combat:
+        lines.append(t("odds.no_combat", locale, p=_pct(odds.no_combat)))
+    lines.append(t("odds.rounds", locale, n=f"{odds.rounds:.2f}"))
+    for side in (ATTACKER, DEFENDER):
+        lines.append(f"__**{t('odds.likely', locale, side=_side_name(side, locale))}**__")
+        lines += [f"{_pct(p)} — {_units(units, locale)}" for units, p in odds.top_survivors(side, 3)]
+    embed = Embed(
+        title=t("odds.title", locale, kind=t(f"combat.title.{kind}", locale)),
+        description="\n".join(lines),
+        footer=t("odds.exact", locale),
+        color=COLOR_OK,
+        image=f"attachment://{chart}" if chart else "",
+    )
+    return Paged([embed], locale=str(locale))
 
 
 def roll_pages(roll: DiceRoll, locale="ko", again_id: str | None = None) -> Paged:

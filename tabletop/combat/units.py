@@ -1,5 +1,15 @@
-"""Unit statistics for the combat dice, and the little language players use to list a side:
-"3 infantry, 1 mech", "보병 4", "2 dreadnought, war sun", "3 custom@6x2 sustain", "sardakk".
+"""The unit catalogue (data/units/*.yaml, schema-checked when the rules database is built) and
+the little language players use to write a side: "3 infantry, 1 mech", "2x 보병", "보병 x2",
+"dread2" (the upgrade), "3 custom@6x2 sustain" (an ad hoc unit), and named effects ("sardakk",
+"plasma scoring").
+
+Grammar of one item, documented in /help and the README:
+  count   a number before the name (2 보병, 2x 보병, 2× 보병) or after it with x/× (보병 x2), or a
+          number with a counter word (보병 2기); a bare number after a space (보병 2) is refused as
+          ambiguous;
+  tier    II, Ⅱ, 2 or -2 joined to a name is the upgrade (보병2, pds2, dread2, hel-titan-2,
+          보병 II);
+  extras  @V or @VxD sets the combat value and dice; a trailing "sustain" gives Sustain Damage.
 """
 
 from __future__ import annotations
@@ -18,20 +28,186 @@ from tabletop.rules import text
 
 MAX_UNITS_PER_SIDE = 100
 MAX_COMBAT_VALUE = 10
+MAX_SPEC_CHARS = 500
+
+# Default loss order (what calculators use): cheapest kinds of ship first, infantry before mechs.
+LOSS_ORDER = (
+    "fighter",
+    "destroyer",
+    "carrier",
+    "cruiser",
+    "dreadnought",
+    "war-sun",
+    "flagship",
+    "infantry",
+    "mech",
+    "pds",
+    "space-dock",
+)
+SHIP_TYPES = frozenset(LOSS_ORDER[:7])
+GROUND_TYPES = frozenset({"infantry", "mech"})
+STRUCTURE_TYPES = frozenset({"pds", "space-dock"})
+ABILITIES = frozenset(
+    {
+        "no-space-cannon-against",  # Argent flagship: no space cannon against your ships
+        "opponent-no-sustain",  # Mentak flagship (space) and mech (ground)
+        "fighters-fight-on-ground",  # Naalu flagship
+        "other-ships-plus-one",  # Sardakk flagship
+        "nine-and-ten-hit-thrice",  # Jol-Nar flagship
+        "dice-per-opponent-ship",  # Winnu flagship
+        "mechs-extra-die",  # Naaz-Rokha flagship
+        "valkyrie",  # Sardakk mech: a hit back for each sustain in ground combat
+    }
+)
+EFFECT_KINDS = frozenset({"faction-ability", "technology", "action-card", "agenda", "condition"})
+
+
+# --- the catalogue and its schema ----------------------------------------------------------------
+
+_ROLL = {"value": int, "dice": int}
+UNIT_FIELDS: dict[str, object] = {
+    "id": str,
+    "names": dict,
+    "aliases": list,
+    "faction": str,
+    "type": str,
+    "tier": int,
+    "ground": bool,
+    "combat": int,
+    "dice": int,
+    "sustain": bool,
+    "bombardment": _ROLL,
+    "space_cannon": _ROLL,
+    "anti_fighter_barrage": _ROLL,
+    "planetary_shield": bool,
+    "disables_shields": bool,
+    "abilities": list,
+    "conditional_bonus": int,
+    "cost": (int, float),
+    "source": str,
+}
+UNIT_REQUIRED = ("id", "names", "type", "source")
+EFFECT_FIELDS: dict[str, object] = {
+    "id": str,
+    "names": dict,
+    "kind": str,
+    "aliases": list,
+    "source": str,
+    "combat_modifier": int,
+    "round_modifier": int,
+    "sustain_cancels": int,
+    "harrow": bool,
+    "extra_die": list,
+    "cannon_against": int,
+    "bombardment_against": int,
+    "opening_hit": str,
+    "x89": bool,
+    "repair_each_round": bool,
+    "answering_hit": bool,
+    "no_cannon_on_landing": bool,
+    "assault_cannon": bool,
+    "graviton": bool,
+    "disable_pds": bool,
+    "reroll_misses_round": int,
+    "blitz": int,
+    "no_bombardment": bool,
+    "unit_bonus": dict,
+}
+EFFECT_REQUIRED = ("id", "names", "kind", "source")
+
+
+class UnitDataError(Exception):
+    """Every problem found in the unit files, each naming the file, the entry and the field."""
+
+    def __init__(self, messages: list[str]):
+        super().__init__("\n".join(messages))
+        self.messages = messages
+
+
+def _check_entry(entry: object, fields: dict, required: tuple, where: str) -> list[str]:
+    if not isinstance(entry, dict):
+        return [f"{where}: must be a mapping of fields"]
+    problems = [f"{where}: '{name}' is missing" for name in required if name not in entry]
+    for name, value in entry.items():
+        kind = fields.get(name)
+        if kind is None:
+            problems.append(f"{where}: unknown field '{name}'")
+        elif isinstance(kind, dict):
+            if (
+                not isinstance(value, dict)
+                or set(value) != set(kind)
+                or not all(isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 10 for v in value.values())
+            ):
+                problems.append(f"{where}: '{name}' must be {{value: 1-10, dice: 1-10}}")
+        elif kind is bool:
+            if not isinstance(value, bool):
+                problems.append(f"{where}: '{name}' must be true or false")
+        elif kind is int:
+            if not isinstance(value, int) or isinstance(value, bool):
+                problems.append(f"{where}: '{name}' must be a whole number")
+            elif name in ("combat", "dice", "tier") and not 1 <= value <= 10:
+                problems.append(f"{where}: '{name}' must be from 1 to 10")
+        elif not isinstance(value, kind):
+            problems.append(f"{where}: '{name}' must be {getattr(kind, '__name__', 'a number')}")
+    return problems
+
+
+def validate_unit_file(path: Path, data: object) -> list[str]:
+    """Schema messages for one unit file, each naming the file, the unit and the field."""
+    name = path.as_posix().split("/data/")[-1] if "/data/" in path.as_posix() else path.name
+    file = f"data/{name}" if not name.startswith("data/") else name
+    if not isinstance(data, dict) or not isinstance(data.get("game"), str):
+        return [f"{file}: must be a mapping with 'game', 'units' and 'effects'"]
+    problems: list[str] = []
+    ids: set[str] = set()
+    for kind, fields, required in (("units", UNIT_FIELDS, UNIT_REQUIRED), ("effects", EFFECT_FIELDS, EFFECT_REQUIRED)):
+        for index, entry in enumerate(data.get(kind) or []):
+            uid = entry.get("id") if isinstance(entry, dict) else None
+            where = f"{file}: {kind[:-1]} {uid or '#' + str(index + 1)}"
+            problems += _check_entry(entry, fields, required, where)
+            if not isinstance(entry, dict):
+                continue
+            if uid in ids:
+                problems.append(f"{where}: 'id' is used twice")
+            ids.add(str(uid))
+            if kind == "units":
+                if entry.get("type") not in LOSS_ORDER:
+                    problems.append(f"{where}: 'type' must be one of {', '.join(LOSS_ORDER)}")
+                unknown = set(entry.get("abilities") or []) - ABILITIES
+                if unknown:
+                    problems.append(f"{where}: unknown ability '{sorted(unknown)[0]}'")
+            elif entry.get("kind") not in EFFECT_KINDS:
+                problems.append(f"{where}: 'kind' must be one of {', '.join(sorted(EFFECT_KINDS))}")
+    return problems
 
 
 def load_unit_tables(folder: Path) -> list[dict]:
-    """Rows for the rules database's units table: one per unit or faction effect, as JSON."""
-    rows = []
+    """Rows for the rules database's units table, one per unit or effect; UnitDataError lists
+    every schema problem so a bad file never reaches a battle."""
+    rows, problems = [], []
     for path in sorted(folder.glob("*.yaml")):
-        with path.open(encoding="utf-8") as f:
-            data = yaml.safe_load(f) or {}
-        for kind in ("units", "factions"):
+        try:
+            with path.open(encoding="utf-8") as f:
+                data = yaml.safe_load(f) or {}
+        except yaml.YAMLError as exc:
+            problems.append(f"data/units/{path.name}: not valid YAML ({exc})")
+            continue
+        found = validate_unit_file(path, data)
+        problems += found
+        if found:
+            continue
+        for kind in ("units", "effects"):
             for entry in data.get(kind) or []:
-                rows.append(
-                    {"game": data["game"], "id": entry["id"], "data": json.dumps({**entry, "kind": kind}, ensure_ascii=False)}
+                payload = json.dumps(
+                    {**entry, "kind": entry.get("kind", kind) if kind == "effects" else "units"}, ensure_ascii=False
                 )
+                rows.append({"game": data["game"], "id": entry["id"], "data": payload})
+    if problems:
+        raise UnitDataError(problems)
     return rows
+
+
+# --- units and sides --------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -46,6 +222,7 @@ class Unit:
 
     id: str
     names: dict
+    type: str = "infantry"
     combat: int | None = None
     dice: int = 1
     sustain: bool = False
@@ -54,9 +231,11 @@ class Unit:
     structure: bool = False
     bombardment: Roll | None = None
     space_cannon: Roll | None = None
+    anti_fighter_barrage: Roll | None = None
     planetary_shield: bool = False
     disables_shields: bool = False
-    sustain_hit: int = 0
+    abilities: frozenset[str] = frozenset()
+    conditional_bonus: int = 0
     cost: float = 1.0
     damaged: bool = False
     number: int = 1  # 1, 2, … among units of the same kind on this side
@@ -71,17 +250,61 @@ class Unit:
     def can_sustain(self) -> bool:
         return self.sustain and not self.damaged
 
+    @property
+    def non_fighter_ship(self) -> bool:
+        return self.ship and self.type != "fighter"
+
+
+@dataclass
+class Effects:
+    """What the named effects of one side change, gathered once (a name twice counts once)."""
+
+    combat_modifier: int = 0
+    round_modifier: int = 0  # first combat round only (Morale Boost)
+    sustain_cancels: int = 1  # 80.6: Letnev, 2
+    harrow: bool = False
+    extra_die: frozenset[str] = frozenset()  # Plasma Scoring: bombardment, space_cannon
+    cannon_against: int = 0  # applied to the opponent's space cannon rolls against this side
+    bombardment_against: int = 0  # applied to bombardment rolls against this side (Bunker)
+    opening_hit: str = ""  # Magen: "shield" or "structure"
+    x89: bool = False
+    repair_each_round: bool = False
+    answering_hit: bool = False
+    no_cannon_on_landing: bool = False
+    assault_cannon: bool = False
+    graviton: bool = False
+    disable_pds: bool = False
+    reroll_misses_round: int = 0
+    blitz: int = 0
+    no_bombardment: bool = False
+    unit_bonus: dict[str, int] = field(default_factory=dict)
+
+    def add(self, row: dict) -> None:
+        for name in EFFECT_FIELDS:
+            if name in ("id", "names", "kind", "aliases", "source") or name not in row:
+                continue
+            value = row[name]
+            if name in ("combat_modifier", "round_modifier", "cannon_against", "bombardment_against"):
+                setattr(self, name, getattr(self, name) + value)
+            elif name == "sustain_cancels":
+                self.sustain_cancels = max(self.sustain_cancels, value)
+            elif name == "extra_die":
+                self.extra_die = self.extra_die | frozenset(value)
+            elif name == "unit_bonus":
+                self.unit_bonus = {**self.unit_bonus, value["unit"]: value["value"]}
+            else:
+                setattr(self, name, value)
+
 
 @dataclass
 class Side:
-    """A player's units in a fight, with the side-wide effects of their faction."""
+    """A player's units in a fight, with the named effects that change how they fight."""
 
     units: list[Unit]
-    combat_modifier: int = 0  # faction ability; the command's modifier is added on top
-    sustain_cancels: int = 1  # hits one Sustain Damage cancels (80.6: Letnev, 2)
-    harrow: bool = False
-    effects: list[str] = field(default_factory=list)  # effect names, for the log
+    effects: Effects = field(default_factory=Effects)
+    effect_names: list[str] = field(default_factory=list)  # for the log, each citing its card
     order: list[str] = field(default_factory=list)  # unit ids to lose first (a player's choice)
+    notes: list[str] = field(default_factory=list)  # e.g. an effect named twice, applied once
 
     def alive(self, kind: str = "ground") -> list[Unit]:
         return [u for u in self.units if getattr(u, kind)]
@@ -90,21 +313,47 @@ class Side:
         return replace(self, units=[replace(u) for u in self.units])
 
 
+# --- the book and the parser ------------------------------------------------------------------------
+
+# An upgrade marker joined to a name: "보병2", "pds-2", "dread2", "보병 II", "보병Ⅱ" (never "보병 2",
+# which could be a count).
+_TIER_RE = re.compile(r"^(?P<base>.*?\S)(?:-\s*2|2|\s*ii|\s*Ⅱ)$", re.IGNORECASE)
+
+
 class UnitBook:
-    """The units and faction effects of one game, with name lookup in any language."""
+    """The units and named effects of one game, with name lookup in any language."""
 
     def __init__(self, rows: list[dict]):
         self.units: dict[str, dict] = {}
         self.effects: dict[str, dict] = {}
         self._names: dict[str, tuple[str, str]] = {}
         for row in rows:
-            target = self.effects if row.get("kind") == "factions" else self.units
-            target[row["id"]] = row
+            is_unit = row.get("kind", "units") == "units"
+            (self.units if is_unit else self.effects)[row["id"]] = row
             for name in (row["id"], *row.get("names", {}).values(), *row.get("aliases", [])):
-                self._names.setdefault(text.key(name), (row.get("kind", "units"), row["id"]))
+                self._names.setdefault(text.key(name), ("units" if is_unit else "effects", row["id"]))
 
     def find(self, name: str) -> tuple[str, str] | None:
-        return self._names.get(text.key(name))
+        """A unit or effect by any of its names; "dread2" and "보병 II" find the upgrade."""
+        k = text.key(name)
+        found = self._names.get(k)
+        if found:
+            return found
+        m = _TIER_RE.match(text.normalize(name))
+        if m:
+            base = self._names.get(text.key(m["base"]))
+            if base and base[0] == "units":
+                upgrade = self.upgrade_of(base[1])
+                if upgrade:
+                    return "units", upgrade
+        return None
+
+    def upgrade_of(self, uid: str) -> str | None:
+        """The tier II unit of a tier I unit (infantry -> infantry-2), if there is one."""
+        if uid.endswith("-2"):
+            return uid
+        candidate = f"{uid}-2"
+        return candidate if candidate in self.units else None
 
     def suggest(self, name: str, locale="ko", limit: int = 3) -> list[str]:
         """Closest names, shown as "mech (메크)"."""
@@ -126,29 +375,38 @@ class UnitBook:
 
     def make(self, uid: str, number: int) -> Unit:
         row = self.units[uid]
+        kind = row["type"]
         return Unit(
             id=uid,
             names=dict(row.get("names", {})),
+            type=kind,
             combat=row.get("combat"),
             dice=row.get("dice", 1),
             sustain=bool(row.get("sustain")),
-            ground=bool(row.get("ground")),
-            ship=bool(row.get("ship")),
-            structure=bool(row.get("structure")),
+            ground=kind in GROUND_TYPES or bool(row.get("ground")),
+            ship=kind in SHIP_TYPES,
+            structure=kind in STRUCTURE_TYPES,
             bombardment=Roll(**row["bombardment"]) if row.get("bombardment") else None,
             space_cannon=Roll(**row["space_cannon"]) if row.get("space_cannon") else None,
+            anti_fighter_barrage=Roll(**row["anti_fighter_barrage"]) if row.get("anti_fighter_barrage") else None,
             planetary_shield=bool(row.get("planetary_shield")),
             disables_shields=bool(row.get("disables_shields")),
-            sustain_hit=row.get("sustain_hit", 0),
+            abilities=frozenset(row.get("abilities") or ()),
+            conditional_bonus=row.get("conditional_bonus", 0),
             cost=row.get("cost", 1.0),
             number=number,
         )
 
+    def effect_label(self, eid: str, locale="ko") -> str:
+        row = self.effects[eid]
+        return row["names"].get(lang(locale)) or row["names"]["en"]
 
+
+_COUNTER_WORDS = "기|개|명|대|척"
 _ITEM_RE = re.compile(
-    r"""^(?:(?P<count>-?\d+)\s*[x×]?\s+|(?P<count2>-?\d+)\s*[x×]?(?=\D))?   # leading count: "3 infantry", "3x mech"
+    rf"""^(?:(?P<count>-?\d+)\s*[x×]?\s+|(?P<count2>-?\d+)\s*[x×](?=\S))?   # before: "3 infantry", "3x mech", "3xmech"
         (?P<name>.+?)
-        (?:\s*(?P<count3>-?\d+)\s*(?:기|개|명|대)?)?                    # trailing count: "보병 4", "보병4기"
+        (?:\s*[x×]\s*(?P<count3>-?\d+)|\s*(?P<count4>-?\d+)\s*(?:{_COUNTER_WORDS})|\s+(?P<bare>-?\d+))?   # after: "보병 x2", "보병 4기"
         (?:\s*@\s*(?P<value>-?\d+)(?:\s*[x×]\s*(?P<dice>-?\d+))?)?       # combat value: "@6", "@6x2"
         (?P<flags>(?:\s+(?:sustain|견딤|피해견딤|피해\s견딤))*)\s*$""",
     re.VERBOSE | re.IGNORECASE,
@@ -160,10 +418,11 @@ def parse_side(spec: str, book: UnitBook, locale="ko", field_name: str = "units"
     spec = (spec or "").strip()
     if not spec:
         raise UserError(t("combat.empty_side", locale, field=field_name))
-    if len(spec) > 500:
-        raise UserError(t("combat.spec_too_long", locale, field=field_name, limit=500))
+    if len(spec) > MAX_SPEC_CHARS:
+        raise UserError(t("combat.spec_too_long", locale, field=field_name, limit=MAX_SPEC_CHARS))
     side = Side(units=[])
     counts: dict[str, int] = {}
+    named: set[str] = set()
     for raw in re.split(r"[,，、;+\n]|\s+and\s+|\s*및\s*", spec):
         item = raw.strip()
         if not item:
@@ -171,18 +430,25 @@ def parse_side(spec: str, book: UnitBook, locale="ko", field_name: str = "units"
         m = _ITEM_RE.match(item)
         if not m:
             raise UserError(t("combat.bad_item", locale, item=item[:40]))
-        count_text = m["count"] or m["count2"] or m["count3"]
-        count = int(count_text) if count_text else 1
         name = m["name"].strip()
         found = book.find(name)
-        if found and found[0] == "factions":
+        if m["bare"] is not None:
+            whole = book.find(f"{name} {m['bare']}")  # an alias that ends in a number
+            if whole:
+                found = whole
+            else:
+                raise UserError(t("combat.ambiguous_count", locale, item=item[:40], name=name[:30], n=m["bare"]))
+        count_text = m["count"] or m["count2"] or m["count3"] or m["count4"]
+        count = int(count_text) if count_text else 1
+        if found and found[0] == "effects":
             if count_text:
                 raise UserError(t("combat.bad_item", locale, item=item[:40]))
-            effect = book.effects[found[1]]
-            side.combat_modifier += effect.get("combat_modifier", 0)
-            side.sustain_cancels = max(side.sustain_cancels, effect.get("sustain_cancels", 1))
-            side.harrow = side.harrow or bool(effect.get("harrow"))
-            side.effects.append(effect["names"].get(lang(locale)) or effect["names"]["en"])
+            if found[1] in named:
+                side.notes.append(t("combat.effect_once", locale, effect=book.effect_label(found[1], locale)))
+                continue
+            named.add(found[1])
+            side.effects.add(book.effects[found[1]])
+            side.effect_names.append(book.effect_label(found[1], locale))
             continue
         if count <= 0:
             raise UserError(t("combat.bad_count", locale, item=item[:40]))
@@ -193,7 +459,7 @@ def parse_side(spec: str, book: UnitBook, locale="ko", field_name: str = "units"
                 suggestions = book.suggest(name, locale)
                 raise UserError(t("combat.unknown_unit", locale, name=name[:40], suggestions=", ".join(suggestions) or "-"))
             uid = f"custom:{text.key(name)[:20] or 'unit'}"
-            template = Unit(id=uid, names={"ko": name[:30], "en": name[:30]}, ground=True, cost=1.0)
+            template = Unit(id=uid, names={"ko": name[:30], "en": name[:30]}, type="infantry", ground=True, cost=1.0)
         else:
             template = book.make(found[1], 1)
         if value is not None:
@@ -211,17 +477,22 @@ def parse_side(spec: str, book: UnitBook, locale="ko", field_name: str = "units"
         for _ in range(count):
             counts[template.id] = counts.get(template.id, 0) + 1
             side.units.append(replace(template, number=counts[template.id]))
-    if not side.units and not side.effects:
+    if not side.units and not side.effect_names:
         raise UserError(t("combat.empty_side", locale, field=field_name))
     return side
 
 
-def parse_order(spec: str | None, book: UnitBook, locale="ko") -> list[str]:
-    """A hit order such as "mech, infantry": unit ids to lose first, in that order."""
+def parse_order(spec: str | None, book: UnitBook, locale="ko", side: Side | None = None) -> list[str]:
+    """A hit order such as "mech, infantry": unit ids to lose first, in that order. Ad hoc units
+    of the side (custom@6) may be named too."""
     out = []
+    adhoc = {u.id.split(":", 1)[1]: u.id for u in (side.units if side else []) if u.id.startswith("custom:")}
     for raw in re.split(r"[,，、;>]", spec or ""):
         name = raw.strip()
         if not name:
+            continue
+        if text.key(name) in adhoc:
+            out.append(adhoc[text.key(name)])
             continue
         found = book.find(name)
         if not found or found[0] != "units":

@@ -48,4 +48,5 @@ def help_(ctx: Context):
         opts = " ".join(f"{o.name}:" + ("…" if o.required else "[…]") for o in cmd.options)
         lines.append(f"/{cmd.name} {opts}".rstrip())
     lines.append("/quit")
+    lines += ["", t("help.units", ctx.locale)]
     return Reply(content="\n".join(lines))

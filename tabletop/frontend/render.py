@@ -58,6 +58,7 @@ class Embed:
     fields: list[tuple[str, str]] = field(default_factory=list)
     footer: str = ""
     color: int = COLOR_RULE
+    image: str = ""  # "attachment://chart.png": a file sent with the message
 
     def total(self) -> int:
         return len(self.title) + len(self.description) + len(self.footer) + sum(len(n) + len(v) for n, v in self.fields)
@@ -72,6 +73,8 @@ class Embed:
             d["fields"] = [{"name": n, "value": v, "inline": False} for n, v in self.fields]
         if self.footer:
             d["footer"] = {"text": self.footer}
+        if self.image:
+            d["image"] = {"url": self.image}
         return d
 
 
@@ -124,18 +127,29 @@ class Select:
         }
 
 
+@dataclass(frozen=True)
+class Attachment:
+    """A file sent with a message (a chart), by name; an embed may show it as attachment://name."""
+
+    name: str
+    data: bytes
+
+
 @dataclass
 class Reply:
-    """One message: text, embeds and rows of components. ``ephemeral`` is a delivery hint."""
+    """One message: text, embeds, rows of components and files. ``ephemeral`` is a delivery hint."""
 
     content: str = ""
     embeds: list[Embed] = field(default_factory=list)
     rows: list[list] = field(default_factory=list)
     ephemeral: bool = False
+    files: list[Attachment] = field(default_factory=list)
 
     def payload(self) -> dict:
         d: dict = {"content": self.content or None, "embeds": [e.to_dict() for e in self.embeds]}
         d["components"] = [{"type": 1, "components": [c.to_dict() for c in row]} for row in self.rows if row]
+        if self.files:
+            d["attachments"] = [{"id": i, "filename": f.name, "size": len(f.data)} for i, f in enumerate(self.files)]
         if self.ephemeral:
             d["flags"] = 64
         return d
@@ -161,6 +175,8 @@ class Reply:
                     labels.append(f"<{c.placeholder} " + " | ".join(o.label for o in c.options) + ">")
             if labels:
                 parts.append(" ".join(labels))
+        for f in self.files:
+            parts.append(f"📎 {f.name} ({len(f.data) // 1024 + 1} KB)")
         return "\n".join(parts)
 
 
@@ -174,6 +190,7 @@ class Paged:
     rows: list[list] = field(default_factory=list)
     locale: str = "ko"
     note: str = ""  # a line above the pages ("found in another game")
+    files: list[Attachment] = field(default_factory=list)  # sent with the first message
 
     def reply(self, page: int | None = None, ephemeral: bool = False) -> Reply:
         page = self.start if page is None else max(0, min(page, len(self.pages) - 1))
@@ -185,7 +202,7 @@ class Paged:
                     Button(t("next", self.locale), "page:next", emoji="▶", disabled=page == len(self.pages) - 1),
                 ]
             )
-        return Reply(content=self.note, embeds=[self.pages[page]], rows=rows + self.rows, ephemeral=ephemeral)
+        return Reply(content=self.note, embeds=[self.pages[page]], rows=rows + self.rows, ephemeral=ephemeral, files=self.files)
 
     def replies(self) -> list[Reply]:
         return [self.reply(i) for i in range(len(self.pages))]

@@ -1,0 +1,304 @@
+"""The rules of each fight, written once and used by both the dice (resolver) and the exact odds
+(odds): who takes part, which dice each side rolls in a state, what happens before the rounds,
+and what effects add to a round.
+
+Fights: space combat (space cannon offence, Assault Cannon, anti-fighter barrage in round 1,
+rounds with Sustain Damage), ground combat (70), bombardment (79) and invasion (75: bombardment,
+landing, space cannon defence, ground combat, control).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+
+from tabletop.combat.model import Die, SideModel, State, needs
+from tabletop.combat.units import Roll, Side, Unit
+from tabletop.errors import UserError
+from tabletop.frontend.i18n import t
+
+ATTACKER, DEFENDER = "attacker", "defender"
+MAX_ROUNDS = 100
+MAX_MODIFIER = 10
+
+
+def other(name: str) -> str:
+    return DEFENDER if name == ATTACKER else ATTACKER
+
+
+# --- rolls before the rounds ---------------------------------------------------------------------
+
+
+@dataclass
+class Attack:
+    """A roll outside the combat rounds (space cannon, barrage, bombardment, Magen), and how its
+    hits are assigned on the target side. `fixed` hits need no die."""
+
+    shooter: str
+    kind: str  # space_cannon | anti_fighter_barrage | bombardment | opening_hit | assault_cannon
+    dice: list[tuple[str, int, Die]]  # (unit label, unit value, die)
+    targets: Callable[[Unit], bool]
+    first: Callable[[Unit], bool] | None = None  # Graviton: these targets before the others
+    sustain: bool = True  # mechs may sustain against bombardment (80.4)
+    fixed: int = 0
+    x89: bool = False  # after it destroys an infantry, all the opponent's infantry are destroyed
+    modifier: int = 0
+    blocked: str = ""  # why it does not happen (a planetary shield, 86)
+
+
+def assign(side: Side, hits: int, attack: Attack, locale="ko") -> tuple[Side, list[tuple[str, str]], int]:
+    """Hits of an attack on a copy of the side: (the side after, [(unit label, result)], excess)."""
+    side = side.copy()
+    events: list[tuple[str, str]] = []
+    lost_infantry = False
+    groups = [u for u in side.units if attack.targets(u)]
+    if attack.first:  # Graviton Laser System: non-fighter ships if able
+        groups_order = [[u for u in groups if attack.first(u)], [u for u in groups if not attack.first(u)]]
+    else:
+        groups_order = [groups]
+    for group in groups_order:
+        if hits <= 0 or not group:
+            continue
+        model = SideModel(side, group, sustain_allowed=attack.sustain)
+        state, taken, hits = model.consume(model.start, hits)
+        for index, result in taken:
+            events.append((model.units[index].label(locale), result))
+            lost_infantry = lost_infantry or (result == "destroyed" and model.units[index].type == "infantry")
+        damaged = set(model.damaged(state))
+        for i, unit in enumerate(model.units):
+            if i < state[1]:
+                side.units.remove(unit)
+            else:
+                unit.damaged = i in damaged or (unit.damaged and not model.sustainer[i])
+    if attack.x89 and lost_infantry:
+        for unit in [u for u in side.units if u.type == "infantry" and attack.targets(u)]:
+            side.units.remove(unit)
+            events.append((unit.label(locale), "destroyed"))
+    return side, events, max(hits, 0)
+
+
+def signature(side: Side) -> tuple:
+    """Two sides with the same units in the same damage are the same for what follows."""
+    return tuple(sorted((u.id, u.number, u.damaged) for u in side.units))
+
+
+# --- the fights ------------------------------------------------------------------------------------
+
+
+@dataclass
+class Fight:
+    """One kind of combat between two sides: the pre-combat attacks, and the rounds."""
+
+    kind: str  # space | ground | bombard | invade
+    attacker: Side
+    defender: Side
+    ships: Side | None = None  # invasion: the attacker's ships in the system (bombardment, Harrow)
+    shield: bool = False  # a planetary shield on the planet (86)
+    retreat: tuple[str, int] | None = None  # (side, after round)
+    locale: str = "ko"
+    notes: list[str] = field(default_factory=list)
+
+    # --- who takes part in the rounds ---------------------------------------------------------
+
+    def participants(self, side: Side, name: str) -> list[Unit]:
+        if self.kind == "space":
+            return [u for u in side.units if u.ship]
+        fighters_land = name == ATTACKER and self._naalu_flagship()
+        return [u for u in side.units if u.ground or (fighters_land and u.type == "fighter")]
+
+    def _naalu_flagship(self) -> bool:
+        pool = (self.ships.units if self.ships else []) + self.attacker.units
+        return any("fighters-fight-on-ground" in u.abilities for u in pool)
+
+    def can_sustain(self, name: str) -> bool:
+        """Mentak: the opponent cannot use Sustain Damage (the flagship in space, the mech on
+        the ground)."""
+        opponent = self.side(other(name))
+        pool = [u for u in opponent.units if (u.ship if self.kind == "space" else u.ground)]
+        return not any("opponent-no-sustain" in u.abilities for u in pool)
+
+    def side(self, name: str) -> Side:
+        return self.attacker if name == ATTACKER else self.defender
+
+    def models(self, attacker: Side, defender: Side) -> tuple[SideModel, SideModel]:
+        return (
+            SideModel(attacker, self.participants(attacker, ATTACKER), self.can_sustain(ATTACKER)),
+            SideModel(defender, self.participants(defender, DEFENDER), self.can_sustain(DEFENDER)),
+        )
+
+    # --- the dice of a round ------------------------------------------------------------------------
+
+    def round_dice(
+        self, name: str, model: SideModel, state: State, opponent: SideModel, opp_state: State, number: int
+    ) -> list[tuple[Unit, int, Die]]:
+        """(unit, value, die) for every die the side rolls in this round and state."""
+        effects = model.side.effects
+        alive = model.alive(state)
+        base = effects.combat_modifier + (effects.round_modifier if number == 1 else 0)
+        reroll = effects.reroll_misses_round == number and self.kind != "space"
+        flagship_bonus = any("other-ships-plus-one" in u.abilities for u in alive) if self.kind == "space" else False
+        extra_mech_die = any("mechs-extra-die" in u.abilities for u in self._pool(model.side, name))
+        out = []
+        for unit in alive:
+            if unit.combat is None:
+                continue
+            mod = base + effects.unit_bonus.get(unit.id, 0)
+            if flagship_bonus and "other-ships-plus-one" not in unit.abilities:
+                mod += 1
+            count = unit.dice
+            if "dice-per-opponent-ship" in unit.abilities:
+                count = sum(1 for u in opponent.alive(opp_state) if u.non_fighter_ship)
+            if extra_mech_die and unit.type == "mech":
+                count += 1
+            triple = 9 if "nine-and-ten-hit-thrice" in unit.abilities else 11
+            die = Die(needs(unit.combat, mod), triple, reroll)
+            out += [(unit, unit.combat, die)] * count
+        return out
+
+    def _pool(self, side: Side, name: str) -> list[Unit]:
+        """Every unit of the side in the system, fighting or not (for flagship abilities)."""
+        if name == ATTACKER and self.ships is not None:
+            return self.ships.units + side.units
+        return side.units
+
+    def answering(self, name: str) -> bool:
+        """Valkyrie Particle Weave: a hit back when the opponent hit (ground combat)."""
+        return self.kind != "space" and self.side(name).effects.answering_hit
+
+    def harrow(self, defender_state_side: Side) -> Attack | None:
+        """L1Z1X Harrow: the attacker's ships bombard at the end of each ground combat round."""
+        if self.kind != "invade" or not self.attacker.effects.harrow or self.ships is None:
+            return None
+        return self.bombardment(self.ships, defender_state_side, kind="harrow")
+
+    # --- before the rounds ---------------------------------------------------------------------------
+
+    def bombardment(self, ships: Side, target: Side, kind: str = "bombardment") -> Attack | None:
+        """79: X (Y) dice per unit, no combat modifiers (79.1); hits on ground forces."""
+        units = [u for u in ships.units if u.bombardment]
+        blitz = ships.effects.blitz if kind == "bombardment" else 0
+        if blitz:  # Blitz: non-fighter ships without Bombardment gain Bombardment 6
+            units += [u for u in ships.units if u.non_fighter_ship and not u.bombardment]
+        if not units:
+            return None
+        mod = target.effects.bombardment_against
+        dice = []
+        for u in units:
+            roll = u.bombardment or Roll(blitz, 1)
+            dice += [(u.label(self.locale), roll.value, Die(needs(roll.value, mod)))] * roll.dice
+        if "bombardment" in ships.effects.extra_die and dice and kind == "bombardment":  # Plasma Scoring
+            dice.append(dice[0])
+        attack = Attack(
+            ATTACKER, kind, dice, targets=lambda u: u.ground, modifier=mod, x89=ships.effects.x89 and kind == "bombardment"
+        )
+        if target.effects.no_bombardment:
+            attack.blocked = t("combat.conventions", self.locale)
+        elif self._shielded(target, ships.units):
+            attack.blocked = t("combat.shield_blocks" if kind == "bombardment" else "combat.shield_blocks_harrow", self.locale)
+        return attack
+
+    def _shielded(self, defender: Side, attackers: list[Unit]) -> bool:
+        """A planetary shield counts unless a unit that ignores shields is among the attacker's
+        (86.3); Disable takes PDS shields away."""
+        disabled = self.attacker.effects.disable_pds or bool(self.ships and self.ships.effects.disable_pds)
+        present = self.shield or any(u.planetary_shield and not (disabled and u.type == "pds") for u in defender.units)
+        return present and not any(u.disables_shields for u in attackers)
+
+    def space_cannon(self, shooter_name: str, shooter: Side, target: Side, at_landing: bool = False) -> Attack | None:
+        """Space cannon offence (space combat) or defence (75.3: against the landing forces)."""
+        disabled = self.side(other(shooter_name)).effects.disable_pds or bool(
+            self.ships and shooter_name == DEFENDER and self.ships.effects.disable_pds
+        )
+        units = [u for u in shooter.units if u.space_cannon and not (disabled and u.type == "pds")]
+        if not units:
+            return None
+        if at_landing and (
+            self.attacker.effects.no_cannon_on_landing or (self.ships and self.ships.effects.no_cannon_on_landing)
+        ):
+            return Attack(shooter_name, "space_cannon", [], targets=lambda u: u.ground, blocked=t("combat.l4", self.locale))
+        if not at_landing and any("no-space-cannon-against" in u.abilities for u in target.units if u.ship):
+            return Attack(shooter_name, "space_cannon", [], targets=lambda u: u.ship, blocked=t("combat.argent", self.locale))
+        mod = target.effects.cannon_against
+        dice = []
+        for u in units:
+            roll = u.space_cannon
+            assert roll is not None
+            dice += [(u.label(self.locale), roll.value, Die(needs(roll.value, mod)))] * roll.dice
+        if "space_cannon" in shooter.effects.extra_die and dice:  # Plasma Scoring
+            dice.append(dice[0])
+        if at_landing:
+            return Attack(shooter_name, "space_cannon", dice, targets=lambda u: u.ground, modifier=mod)
+        graviton = (lambda u: u.non_fighter_ship) if shooter.effects.graviton else None
+        return Attack(shooter_name, "space_cannon", dice, targets=lambda u: u.ship, first=graviton, modifier=mod)
+
+    def barrage(self, shooter_name: str, shooter: Side) -> Attack | None:
+        """Anti-fighter barrage, first round of space combat only: hits on fighters, excess lost."""
+        units = [u for u in shooter.units if u.anti_fighter_barrage and u.ship]
+        if not units:
+            return None
+        dice = []
+        for u in units:
+            roll = u.anti_fighter_barrage
+            assert roll is not None
+            dice += [(u.label(self.locale), roll.value, Die(needs(roll.value, 0)))] * roll.dice
+        return Attack(shooter_name, "anti_fighter_barrage", dice, targets=lambda u: u.type == "fighter", sustain=False)
+
+    def assault_cannon(self, shooter_name: str, shooter: Side, target: Side) -> Attack | None:
+        """Assault Cannon: with 3 or more non-fighter ships, the opponent destroys one of theirs."""
+        if not shooter.effects.assault_cannon or sum(1 for u in shooter.units if u.non_fighter_ship) < 3:
+            return None
+        if not any(u.non_fighter_ship for u in target.units):
+            return None
+        return Attack(shooter_name, "assault_cannon", [], targets=lambda u: u.non_fighter_ship, sustain=False, fixed=1)
+
+    def opening_hit(self, shooter_name: str, shooter: Side) -> Attack | None:
+        """Magen Defense Grid: 1 hit at the start of ground combat on a planet with a unit that
+        has Planetary Shield (Ω: any structure) of the shooter's."""
+        kind = shooter.effects.opening_hit
+        if not kind:
+            return None
+        has = any(u.planetary_shield for u in shooter.units) if kind == "shield" else any(u.structure for u in shooter.units)
+        if not has:
+            return None
+        return Attack(shooter_name, "opening_hit", [], targets=lambda u: u.ground, fixed=1)
+
+    def stages(self) -> list[Callable[[Side, Side], Attack | None]]:
+        """The pre-combat attacks in order, each built from the sides as they are by then."""
+        if self.kind == "space":
+            return [
+                lambda a, d: self.space_cannon(ATTACKER, a, d),
+                lambda a, d: self.space_cannon(DEFENDER, d, a),
+                lambda a, d: self.assault_cannon(ATTACKER, a, d),
+                lambda a, d: self.assault_cannon(DEFENDER, d, a),
+                lambda a, d: self.barrage(ATTACKER, a),
+                lambda a, d: self.barrage(DEFENDER, d),
+            ]
+        if self.kind in ("bombard", "invade"):
+            ships = self.ships if self.kind == "invade" else self.attacker
+            assert ships is not None
+            first = [lambda a, d: self.bombardment(ships, d)]
+            if self.kind == "bombard":
+                return first
+            return first + [
+                lambda a, d: self.space_cannon(DEFENDER, d, a, at_landing=True),
+                lambda a, d: self.opening_hit(DEFENDER, d),
+                lambda a, d: self.opening_hit(ATTACKER, a),
+            ]
+        return [lambda a, d: self.opening_hit(DEFENDER, d), lambda a, d: self.opening_hit(ATTACKER, a)]
+
+    def has_rounds(self) -> bool:
+        return self.kind != "bombard"
+
+
+def check_modifier(value: int, name: str, locale="ko") -> int:
+    if not -MAX_MODIFIER <= value <= MAX_MODIFIER:
+        raise UserError(t("combat.bad_modifier", locale, field=name, limit=MAX_MODIFIER))
+    return value
+
+
+def with_modifier(side: Side, value: int) -> Side:
+    """A side whose combat rolls get a modifier given on the command (on top of its effects)."""
+    if not value:
+        return side
+    effects = replace(side.effects, combat_modifier=side.effects.combat_modifier + value)
+    return replace(side, effects=effects)

@@ -1,0 +1,67 @@
+"""The odds as a picture: bars of the outcome probabilities and of each side's survivor count.
+
+Drawn with matplotlib (the Agg backend: no screen) in a Korean font that koreanize-matplotlib
+ships, so Korean labels render on any machine without system fonts.
+"""
+
+from __future__ import annotations
+
+import io
+from functools import cache
+
+from tabletop.combat.battle import ATTACKER, DEFENDER
+from tabletop.combat.odds import Odds
+from tabletop.frontend.i18n import t
+
+WIDTH_PX, HEIGHT_PX, DPI = 960, 540, 96  # a 16:9 picture that Discord shows whole
+COLORS = {ATTACKER: "#d9534f", DEFENDER: "#3b6ea5", "draw": "#8a8a8a"}
+
+
+@cache
+def _pyplot():
+    """matplotlib set up once: no screen, a font with Hangul."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import koreanize_matplotlib  # noqa: F401  (registers NanumGothic as the default font)
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def odds_chart(odds: Odds, title: str, locale="ko") -> bytes:
+    """A PNG of WIDTH_PX x HEIGHT_PX: outcomes on the left, survivors of each side on the right."""
+    plt = _pyplot()
+    fig, (left, right) = plt.subplots(
+        1, 2, figsize=(WIDTH_PX / DPI, HEIGHT_PX / DPI), dpi=DPI, gridspec_kw={"width_ratios": [1, 2]}
+    )
+    try:
+        labels = [t("combat.attacker", locale), t("combat.defender", locale), t("odds.draw", locale)]
+        values = [odds.attacker, odds.defender, odds.draw]
+        bars = left.bar(labels, [v * 100 for v in values], color=[COLORS[ATTACKER], COLORS[DEFENDER], COLORS["draw"]])
+        for bar, v in zip(bars, values):
+            left.annotate(f"{v * 100:.1f}%", (bar.get_x() + bar.get_width() / 2, bar.get_height()), ha="center", va="bottom")
+        left.set_ylim(0, 110)
+        left.set_ylabel("%")
+        left.set_title(t("odds.outcomes", locale))
+        width = 0.4
+        for offset, side in ((-width / 2, ATTACKER), (width / 2, DEFENDER)):
+            counts = odds.survivor_counts(side)
+            right.bar(
+                [n + offset for n in counts],
+                [p * 100 for p in counts.values()],
+                width,
+                label=t(f"combat.{side}", locale),
+                color=COLORS[side],
+            )
+        right.set_xlabel(t("odds.units_left", locale))
+        right.set_ylabel("%")
+        right.set_title(t("odds.survivors", locale))
+        right.legend()
+        fig.suptitle(title)
+        fig.tight_layout()
+        buffer = io.BytesIO()
+        fig.savefig(buffer, format="png", dpi=DPI)
+        return buffer.getvalue()
+    finally:
+        plt.close(fig)

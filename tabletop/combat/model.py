@@ -1,0 +1,147 @@
+"""A side in one combat as a small state machine, shared by the dice (resolver) and the exact odds
+(odds), so that both follow the same rules and the same loss policy.
+
+A side's state is (u, d): d units lost in the loss order, u of the surviving units damaged.
+Hits go first to Sustain Damage (80.1; each cancels `sustain_cancels` hits, 80.6), then destroy
+units in the loss order: the player's order if given, then the default order (fighters,
+destroyers, carriers, cruisers, dreadnoughts, war suns, flagships; infantry before mechs),
+cheapest first within a type.
+
+Which units carry the damage is a convention, the same for the dice and the odds: the damaged
+units are the ones lost last (the top of the loss order), and a new sustain goes to the highest
+undamaged one. Nothing the rules ask depends on which of two equal units is damaged, and with
+the convention a state is two numbers, which is what makes exact odds fast.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tabletop.combat.units import LOSS_ORDER, Side, Unit
+
+State = tuple[int, int]  # (damaged units alive, units lost)
+
+
+@dataclass(frozen=True)
+class Die:
+    """One die: the natural roll it needs (modifiers already applied), and its specials."""
+
+    needs: int  # the natural roll (1-10) must be at least this
+    triple_on: int = 11  # a natural roll at or above this makes 3 hits (Jol-Nar flagship)
+    reroll: bool = False  # a miss is rolled again once (Fire Team)
+
+    def distribution(self) -> dict[int, float]:
+        """Hits this die produces: {hits: probability}."""
+        hit = [r for r in range(1, 11) if r >= self.needs]
+        triple = [r for r in hit if r >= self.triple_on]
+        p_hit, p_triple = len(hit) / 10, len(triple) / 10
+        if self.reroll:  # a miss is rolled once more
+            miss = 1 - p_hit
+            p_hit, p_triple = p_hit + miss * p_hit, p_triple + miss * p_triple
+        out = {0: 1 - p_hit}
+        if p_hit - p_triple > 0:
+            out[1] = p_hit - p_triple
+        if p_triple > 0:
+            out[3] = p_triple
+        return out
+
+    def hits(self, roll: int) -> int:
+        if roll < self.needs:
+            return 0
+        return 3 if roll >= self.triple_on else 1
+
+
+def convolve(dice: list[Die]) -> list[float]:
+    """The distribution of the total hits of several dice, as a list indexed by hits."""
+    dist = [1.0]
+    cache: dict[Die, dict[int, float]] = {}
+    for die in dice:
+        d = cache.setdefault(die, die.distribution())
+        out = [0.0] * (len(dist) + max(d))
+        for h, p in enumerate(dist):
+            if p:
+                for extra, q in d.items():
+                    out[h + extra] += p * q
+        dist = out
+    return dist
+
+
+def needs(value: int, modifier: int) -> int:
+    """The natural roll a die needs: its value less the modifiers; 11 means it cannot hit."""
+    return max(1, min(11, value - modifier))
+
+
+def loss_key(order: list[str]):
+    """Sort key of the loss order: the player's order, then the default order by type, cheapest
+    first; a Valkyrie, which hits back when it sustains, is kept to the last of its kind."""
+    rank = {uid: i for i, uid in enumerate(order)}
+    types = {kind: i for i, kind in enumerate(LOSS_ORDER)}
+    return lambda u: (rank.get(u.id, len(rank)), types.get(u.type, len(types)), u.cost, "valkyrie" in u.abilities, u.number)
+
+
+class SideModel:
+    """The units of a side that take part in one kind of fight, in loss order."""
+
+    def __init__(self, side: Side, fighters: list[Unit], sustain_allowed: bool = True):
+        self.side = side
+        self.units = sorted(fighters, key=loss_key(side.order))
+        self.cancels = max(1, side.effects.sustain_cancels)
+        self.sustainer = [u.sustain and sustain_allowed for u in self.units]
+        self.N = len(self.units)
+        # sustainers alive after losing d units
+        self.able_after = [sum(self.sustainer[d:]) for d in range(self.N + 1)]
+        self.memo: dict = {}  # values derived from this model, for the odds
+        self.start: State = (min(sum(1 for u, s in zip(self.units, self.sustainer) if s and u.damaged), self.able_after[0]), 0)
+
+    def alive(self, state: State) -> list[Unit]:
+        return self.units[state[1] :]
+
+    def gone(self, state: State) -> bool:
+        return state[1] >= self.N
+
+    def damaged(self, state: State) -> list[int]:
+        """Indexes of the damaged units: the top `u` sustainers still alive."""
+        u, d = state
+        alive_sustainers = [i for i in range(d, self.N) if self.sustainer[i]]
+        return alive_sustainers[len(alive_sustainers) - u :] if u else []
+
+    def consume(self, state: State, hits: int) -> tuple[State, list[tuple[int, str]], int]:
+        """Apply hits: (new state, [(unit index, "sustained" | "destroyed")], excess hits)."""
+        u, d = state
+        events: list[tuple[int, str]] = []
+        while hits > 0:
+            if self.able_after[d] - u > 0:  # an undamaged sustainer is left: it sustains
+                alive_sustainers = [i for i in range(d, self.N) if self.sustainer[i]]
+                unit = alive_sustainers[len(alive_sustainers) - u - 1]
+                cancelled = min(hits, self.cancels)
+                events += [(unit, "sustained")] * cancelled
+                hits -= cancelled
+                u += 1
+                continue
+            if d >= self.N:
+                return (u, d), events, hits
+            if self.sustainer[d]:
+                u -= 1  # every sustainer alive is damaged by now: a damaged one is lost
+            events.append((d, "destroyed"))
+            d += 1
+            hits -= 1
+        return (u, d), events, 0
+
+    def repair(self, before: State, after: State, events: list[tuple[int, str]]) -> tuple[State, int | None]:
+        """Duranium Armor: after hits are assigned, repair one damaged unit that did not use
+        Sustain Damage this round. Returns the new state and the repaired unit's index."""
+        if not self.side.effects.repair_each_round:
+            return after, None
+        fresh = len({i for i, kind in events if kind == "sustained"})
+        lost_damaged = sum(1 for i, kind in events if kind == "destroyed" and self.sustainer[i])
+        # damaged before this round and still alive: new damage sits below old damage, and
+        # losses take the lowest first, so new damage is lost before old damage
+        old_alive = before[0] - max(0, lost_damaged - fresh)
+        if old_alive < 1 or after[0] < 1:
+            return after, None
+        repaired = self.damaged(after)[-1]  # the oldest damage is the top of the block
+        return (after[0] - 1, after[1]), repaired
+
+    def sustains_by(self, events: list[tuple[int, str]], ability: str) -> int:
+        """How many sustains in these events were used by units with an ability (Valkyrie)."""
+        return len({i for i, kind in events if kind == "sustained" and ability in self.units[i].abilities})

@@ -1,0 +1,571 @@
+"""Exact combat odds: probabilities propagated through the same fight the dice play
+(tabletop.combat.battle and resolver.play_round), not sampled.
+
+Before the rounds, every pre-combat roll (space cannon, Assault Cannon, barrage, bombardment,
+space cannon defence, Magen) branches on its number of hits. A branch whose losses follow the
+sides' own loss order is just a starting state of the rounds; others start rounds of their own.
+
+In the rounds each side is a state (damaged, lost) and a round moves the pair of states by both
+sides' hits. When each side's new state depends only on its own state and the hits it took,
+the move is the product of two per-side distributions, and the states are solved level by
+level: every round that changes something loses a unit or uses a sustain, so states with the
+same losses and sustains never lead to one another, only to themselves (a round where nothing
+happens, summed exactly as a geometric series) and to later levels. A level is one matrix
+product. The rounds that differ from the rest (the first, a retreat) are played one by one
+first; Duranium Armor can undo a sustain, so with it all rounds are played one by one until
+less than 1e-12 is still fighting. Effects that tie one side's losses to the other's hits in
+the same round (Valkyrie, Particle Weave, Harrow) go through the general path, pair by pair.
+"""
+
+from __future__ import annotations
+
+import heapq
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import numpy as np
+
+from tabletop.combat.battle import ATTACKER, DEFENDER, Fight, assign, signature
+from tabletop.combat.model import Die, SideModel, State
+from tabletop.combat.resolver import can_ever_hit, check_dice, outcome, play_round
+from tabletop.combat.units import Side
+from tabletop.errors import UserError
+from tabletop.frontend.i18n import t
+
+MAX_STATES = 60_000  # joint states; past this the battle is refused rather than left to hang
+TIME_BUDGET = 1.0  # seconds: a battle that takes longer is refused with a message
+ITERATION_TAIL = 1e-12  # played one by one, rounds go on until less than this is still fighting
+MAX_ITERATED_ROUNDS = 3000
+MOVES_AT_ONCE = 4_000_000  # floats (32 MB): the most per-cell moves worked out in one go
+
+
+@dataclass
+class Odds:
+    attacker: float = 0.0
+    defender: float = 0.0
+    draw: float = 0.0
+    retreat: float = 0.0  # included in the other side's win
+    stalemate: float = 0.0  # nobody can hit any more (counted in no side's win)
+    rounds: float = 0.0  # expected number of combat rounds
+    control: float | None = None  # invasion: the attacker controls the planet
+    no_combat: float = 0.0  # invasion: no ground combat took place
+    survivors: dict[str, dict[tuple, float]] = field(default_factory=lambda: {ATTACKER: {}, DEFENDER: {}})
+
+    def total(self) -> float:
+        return self.attacker + self.defender + self.draw + self.stalemate
+
+    def top_survivors(self, side: str, n: int = 5) -> list[tuple[tuple, float]]:
+        return sorted(self.survivors[side].items(), key=lambda kv: -kv[1])[:n]
+
+    def survivor_counts(self, side: str) -> dict[int, float]:
+        out: dict[int, float] = defaultdict(float)
+        for units, p in self.survivors[side].items():
+            out[sum(n for _, n in units)] += p
+        return dict(sorted(out.items()))
+
+    def add_survivors(self, side: str, key: tuple, p: float) -> None:
+        self.survivors[side][key] = self.survivors[side].get(key, 0.0) + p
+
+    def as_dict(self) -> dict:
+        out = {
+            "attacker": round(self.attacker, 12),
+            "defender": round(self.defender, 12),
+            "draw": round(self.draw, 12),
+            "rounds": round(self.rounds, 6),
+            "survivors": {
+                side: [{"units": dict(units), "p": round(p, 12)} for units, p in self.top_survivors(side, 10)]
+                for side in (ATTACKER, DEFENDER)
+            },
+        }
+        if self.retreat:
+            out["retreat"] = round(self.retreat, 12)
+        if self.stalemate:
+            out["stalemate"] = round(self.stalemate, 12)
+        if self.control is not None:
+            out["control"] = round(self.control, 12)
+            out["no_combat"] = round(self.no_combat, 12)
+        return out
+
+
+def _units_key(units, locale: str) -> tuple:
+    counts: dict[str, int] = defaultdict(int)
+    for unit in units:
+        counts[unit.name(locale)] += 1
+    return tuple(sorted(counts.items()))
+
+
+def _survivor_key(model: SideModel, lost: int, locale: str) -> tuple:
+    """Survivors after `lost` losses (the same for every state with those losses), kept on
+    the model: a solve asks for the same few many times."""
+    key = ("survivors", lost, locale)
+    if key not in model.memo:
+        model.memo[key] = _units_key(model.units[lost:], locale)
+    return model.memo[key]
+
+
+class _Budget:
+    def __init__(self, locale: str):
+        self.deadline = time.perf_counter() + TIME_BUDGET
+        self.locale = locale
+
+    def check(self, states: int = 0) -> None:
+        if states > MAX_STATES or time.perf_counter() > self.deadline:
+            raise UserError(t("odds.too_big", self.locale))
+
+
+# --- hits of many dice --------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=4096)
+def _power(die: Die, count: int) -> np.ndarray:
+    """The hit distribution of `count` identical dice (repeated squaring of one die's)."""
+    one = np.zeros(4)
+    for hits, p in die.distribution().items():
+        one[hits] = p
+    result, base, n = np.array([1.0]), one, count
+    while n:
+        if n & 1:
+            result = np.convolve(result, base)
+        n >>= 1
+        if n:
+            base = np.convolve(base, base)
+    return result
+
+
+def hit_distribution(dice: list[Die]) -> np.ndarray:
+    """The distribution of the total hits of several dice, indexed by hits."""
+    counts: dict[Die, int] = defaultdict(int)
+    for die in dice:
+        counts[die] += 1
+    dist = np.array([1.0])
+    for die, n in counts.items():
+        dist = np.convolve(dist, _power(die, n))
+    return dist
+
+
+# --- the odds -----------------------------------------------------------------------------------
+
+
+def solve(fight: Fight) -> Odds:
+    """The exact odds of a fight."""
+    check_dice(fight)
+    budget = _Budget(fight.locale)
+    odds = Odds(control=0.0 if fight.kind == "invade" else None)
+    scenarios = _pre_combat(fight, budget)
+    if not fight.has_rounds():  # bombardment only
+        for p, a, d in scenarios:
+            odds.add_survivors(ATTACKER, _units_key(a.units, fight.locale), p)
+            odds.add_survivors(DEFENDER, _units_key(d.units, fight.locale), p)
+        return odds
+    # branches that only lost units in the loss order start the rounds of the untouched sides
+    base_a, base_d = fight.models(fight.attacker, fight.defender)
+    starts: dict[tuple[State, State], float] = defaultdict(float)
+    for p, a, d in scenarios:
+        sa, sd = _state_of(base_a, fight.participants(a, ATTACKER)), _state_of(base_d, fight.participants(d, DEFENDER))
+        base_a_same = _same_models(fight, a, d)
+        if sa is not None and sd is not None and base_a_same:
+            starts[(sa, sd)] += p
+        else:
+            ma, md = fight.models(a, d)
+            _rounds(fight, ma, md, {(ma.start, md.start): p}, odds, budget)
+    if starts:
+        _rounds(fight, base_a, base_d, dict(starts), odds, budget)
+    return odds
+
+
+def _same_models(fight: Fight, a: Side, d: Side) -> bool:
+    """Whether the rounds after this branch follow the same rules as those of the untouched
+    sides (the same units can sustain, the same abilities are present)."""
+    return fight.can_sustain(ATTACKER) == _can_sustain_with(fight, a, d, ATTACKER) and fight.can_sustain(
+        DEFENDER
+    ) == _can_sustain_with(fight, a, d, DEFENDER)
+
+
+def _can_sustain_with(fight: Fight, a: Side, d: Side, name: str) -> bool:
+    original = (fight.attacker, fight.defender)
+    fight.attacker, fight.defender = a, d
+    try:
+        return fight.can_sustain(name)
+    finally:
+        fight.attacker, fight.defender = original
+
+
+def _state_of(model: SideModel, participants) -> State | None:
+    """The state of the model these participants are in, if they are its units less a prefix of
+    its loss order (pre-combat losses taken in the same order), else None."""
+    d = model.N - len(participants)
+    if d < 0 or sorted((u.id, u.number) for u in model.units[d:]) != sorted((u.id, u.number) for u in participants):
+        return None
+    keys = {(u.id, u.number): u for u in participants}
+    damaged = sum(1 for i in range(d, model.N) if model.sustainer[i] and keys[(model.units[i].id, model.units[i].number)].damaged)
+    return (damaged, d)
+
+
+def _pre_combat(fight: Fight, budget: _Budget) -> list[tuple[float, Side, Side]]:
+    scenarios: dict[tuple, tuple[float, Side, Side]] = {
+        (signature(fight.attacker), signature(fight.defender)): (1.0, fight.attacker, fight.defender)
+    }
+    for build in fight.stages():
+        merged: dict[tuple, tuple[float, Side, Side]] = {}
+        for p, a, d in scenarios.values():
+            attack = build(a, d)
+            if attack is None or attack.blocked:
+                branches = [(p, a, d)]
+            else:
+                dist = hit_distribution([die for _, _, die in attack.dice])
+                branches = []
+                for hits, q in enumerate(dist):
+                    if q <= 0:
+                        continue
+                    target = d if attack.shooter == ATTACKER else a
+                    after, _, _ = assign(target, hits + attack.fixed, attack)
+                    branches.append((p * q, a, after) if attack.shooter == ATTACKER else (p * q, after, d))
+            for q, na, nd in branches:
+                key = (signature(na), signature(nd))
+                if key in merged:
+                    merged[key] = (merged[key][0] + q, merged[key][1], merged[key][2])
+                else:
+                    merged[key] = (q, na, nd)
+        scenarios = merged
+        budget.check(len(scenarios))
+    return list(scenarios.values())
+
+
+# --- the rounds ---------------------------------------------------------------------------------
+
+
+class _Space:
+    """One side's states, and where h hits lead from each state (a table of state indexes)."""
+
+    def __init__(self, fight: Fight, name: str, model: SideModel, opponent: SideModel, max_hits: int):
+        self.fight, self.name, self.model, self.opponent = fight, name, model, opponent
+        able = np.array(model.able_after)
+        self.offset = np.concatenate([[0], np.cumsum(able + 1)])  # states with d lost start here
+        self.size: int = int(self.offset[-1])
+        self.states = [(u, d) for d in range(model.N + 1) for u in range(model.able_after[d] + 1)]
+        self.index = {s: i for i, s in enumerate(self.states)}
+        self.H = max_hits
+        self.lost = np.array([d for _, d in self.states])
+        self.gone = self.lost >= model.N
+        self.by_opponent = any("dice-per-opponent-ship" in u.abilities for u in model.units)
+        self.next = self._table()
+
+    def _table(self) -> np.ndarray:
+        """next[i, h]: the state after state i takes h hits, as consume() and repair() give it;
+        computed for all states at once (sustains first, then losses in order)."""
+        model = self.model
+        if model.side.effects.repair_each_round:  # repairs look at the round's events: one by one
+            table = np.zeros((self.size, self.H + 1), dtype=np.int64)
+            for i, s in enumerate(self.states):
+                for h in range(self.H + 1):
+                    after, events, _ = model.consume(s, h)
+                    table[i, h] = self.index[model.repair(s, after, events)[0]]
+            return table
+        u = np.array([s[0] for s in self.states])[:, None]
+        d = self.lost[:, None]
+        taken = np.arange(self.H + 1)[None, :]
+        c = model.cancels
+        available = np.array(model.able_after)[d] - u
+        used = np.minimum(available, -(-taken // c))  # sustains used (each cancels up to c hits)
+        rest = taken - np.minimum(taken, used * c)
+        d2 = np.minimum(model.N, d + rest)
+        sustainers_before = np.concatenate([[0], np.cumsum(model.sustainer)])
+        u2 = u + used - (sustainers_before[d2] - sustainers_before[d])
+        return self.offset[d2] + u2
+
+    def hits(self, opp: _Space, i: int, j: int, number: int) -> np.ndarray:
+        """This side's hit distribution in state i against the opponent in state j, as hits
+        the opponent takes (more than it can take counts as the most it can)."""
+        dice = self.fight.round_dice(self.name, self.model, self.states[i], self.opponent, opp.states[j], number)
+        return _clip(hit_distribution([die for _, _, die in dice]), opp.H)
+
+
+def _max_hits(model: SideModel) -> int:
+    """Hits beyond what destroys every unit change nothing: the most that matter."""
+    return model.N + model.able_after[0] * model.cancels
+
+
+def _factorized(fight: Fight, ma: SideModel, md: SideModel) -> bool:
+    valkyrie = any("valkyrie" in u.abilities for u in ma.units + md.units)
+    return not (valkyrie or fight.answering(ATTACKER) or fight.answering(DEFENDER) or fight.harrow(fight.defender))
+
+
+def _rounds(fight: Fight, ma: SideModel, md: SideModel, starts: dict, odds: Odds, budget: _Budget) -> None:
+    live = {s: p for s, p in starts.items() if not (ma.gone(s[0]) or md.gone(s[1]))}
+    for s, p in starts.items():
+        if s not in live:
+            _finish(fight, odds, ma, md, s, p, combat=False)
+    if not live:
+        return
+    if not can_ever_hit(fight, ma, md):
+        raise UserError(t("combat.nobody_hits", fight.locale))
+    budget.check((ma.N + 1) * (md.N + 1))
+    if _factorized(fight, ma, md):
+        _fast(fight, ma, md, live, odds, budget)
+    else:
+        _general(fight, ma, md, live, odds, budget)
+
+
+def _fast(fight: Fight, ma: SideModel, md: SideModel, live: dict, odds: Odds, budget: _Budget) -> None:
+    sizes = [sum(m.able_after[d] + 1 for d in range(m.N + 1)) for m in (ma, md)]
+    budget.check(sizes[0] * sizes[1])
+    A = _Space(fight, ATTACKER, ma, md, _max_hits(ma))  # the attacker's states; the hits it can take
+    D = _Space(fight, DEFENDER, md, ma, _max_hits(md))
+    mass = np.zeros((A.size, D.size))
+    for (sa, sd), p in live.items():
+        mass[A.index[sa], D.index[sd]] += p
+    tables: dict[tuple, np.ndarray] = {}
+
+    def hit_table(space: _Space, opp: _Space, number: int) -> np.ndarray:
+        """hits[i]: the hit distribution of `space` in each of its states (it depends only on
+        the units lost). When each unit's dice do not depend on who else is alive, the
+        distribution after losing d units is the one after d+1 with unit d's dice added."""
+        key = (space.name, 1 if number == 1 else 2)
+        if key not in tables:
+            model = space.model
+            if any("other-ships-plus-one" in u.abilities for u in model.units):
+                rows = {}
+                for i, (_, lost) in enumerate(space.states):
+                    if lost not in rows:
+                        rows[lost] = space.hits(opp, i, 0, number)
+            else:
+                dice = fight.round_dice(space.name, model, (0, 0), space.opponent, (0, 0), number)
+                per_unit: dict[int, list] = defaultdict(list)
+                for unit, _, die in dice:
+                    per_unit[id(unit)].append(die)
+                rows = {model.N: _clip(np.array([1.0]), opp.H)}
+                dist = np.array([1.0])
+                for d in range(model.N - 1, -1, -1):
+                    unit_dice = per_unit.get(id(model.units[d]))
+                    if unit_dice:
+                        dist = np.convolve(dist, hit_distribution(unit_dice))
+                    rows[d] = _clip(dist, opp.H)
+            tables[key] = np.stack([rows[lost] for _, lost in space.states])
+        return tables[key]
+
+    def moves(rows_a: np.ndarray, cols_d: np.ndarray, number: int) -> tuple[np.ndarray, np.ndarray]:
+        """For live cells (rows_a[n], cols_d[n]): where the attacker goes, where the defender goes."""
+        if A.by_opponent or D.by_opponent:  # a Winnu flagship's dice depend on the other side
+            hd = np.stack([D.hits(A, j, i, number) for i, j in zip(rows_a, cols_d)])
+            ha = np.stack([A.hits(D, i, j, number) for i, j in zip(rows_a, cols_d)])
+        else:
+            hd = hit_table(D, A, number)[cols_d]
+            ha = hit_table(A, D, number)[rows_a]
+        return _scatter(A.next[rows_a], hd, A.size), _scatter(D.next[cols_d], ha, D.size)
+
+    terminal = A.gone[:, None] | D.gone[None, :]
+    first = max(1, fight.retreat[1] if fight.retreat else 1)
+    repairs = fight.attacker.effects.repair_each_round or fight.defender.effects.repair_each_round
+    number = 0
+    while number < (MAX_ITERATED_ROUNDS if repairs else first):
+        number += 1
+        rows_a, cols_d = np.nonzero((mass > 0) & ~terminal)
+        if not len(rows_a):
+            break
+        weights = mass[rows_a, cols_d]
+        odds.rounds += weights.sum()
+        to_a, to_d = moves(rows_a, cols_d, number)
+        mass = mass * terminal + (to_a * weights[:, None]).T @ to_d
+        if fight.retreat and number == fight.retreat[1]:
+            mass = _retreat(fight, odds, A, D, mass, terminal)
+        budget.check()
+        if repairs and mass[~terminal].sum() < ITERATION_TAIL:
+            break
+    if not repairs:
+        mass = _levels(A, D, mass, terminal, moves, odds, budget)
+    for i, j in zip(*np.nonzero(mass > 0)):
+        state = (A.states[i], D.states[j])
+        _finish(fight, odds, ma, md, state, float(mass[i, j]), stalemate=not terminal[i, j])
+
+
+def _clip(dist: np.ndarray, most: int) -> np.ndarray:
+    """A hit distribution over 0..most hits, more than `most` counted as `most`."""
+    out = np.zeros(most + 1)
+    cut = min(len(dist), most + 1)
+    out[:cut] = dist[:cut]
+    out[-1] += dist[cut:].sum()
+    return out
+
+
+def _scatter(targets: np.ndarray, weights: np.ndarray, size: int) -> np.ndarray:
+    """Row n: the distribution over states of targets[n, h] weighted by weights[n, h]."""
+    rows = len(targets)
+    flat = (np.arange(rows)[:, None] * size + targets).ravel()
+    return np.bincount(flat, weights=weights.ravel(), minlength=rows * size).reshape(rows, size)
+
+
+def _retreat(fight: Fight, odds: Odds, A: _Space, D: _Space, mass: np.ndarray, terminal: np.ndarray) -> np.ndarray:
+    """After the retreat round, whatever still fights ends with that side's retreat."""
+    assert fight.retreat is not None
+    for i, j in np.argwhere((mass > 0) & ~terminal):
+        _finish(fight, odds, A.model, D.model, (A.states[i], D.states[j]), float(mass[i, j]), retreated=fight.retreat[0])
+    return mass * terminal
+
+
+def _levels(A: _Space, D: _Space, mass: np.ndarray, terminal: np.ndarray, moves, odds: Odds, budget: _Budget) -> np.ndarray:
+    """Solve the rest level by level: (units lost, sustains used) of both sides only grows, so a
+    level leads only to itself (nothing happened: a geometric series) and to later levels."""
+    ua = np.array([u for u, _ in A.states])
+    ud = np.array([u for u, _ in D.states])
+    lost = A.lost[:, None] + D.lost[None, :]
+    used = ua[:, None] + ud[None, :]
+    rows_a, cols_d = np.nonzero(~terminal)
+    order = np.lexsort((used[rows_a, cols_d], lost[rows_a, cols_d]))
+    rows_a, cols_d = rows_a[order], cols_d[order]
+    keys = lost[rows_a, cols_d] * (used.max() + 1) + used[rows_a, cols_d]
+    bounds = np.concatenate([[0], np.flatnonzero(np.diff(keys)) + 1, [len(keys)]])
+    # where each live cell leads does not depend on the mass: worked out once for all cells when
+    # that fits in memory, else level by level
+    at_once = len(rows_a) * (A.size + D.size) <= MOVES_AT_ONCE
+    all_a, all_d = moves(rows_a, cols_d, 2) if at_once else (None, None)
+    for start, end in zip(bounds[:-1], bounds[1:]):
+        ci, cj = rows_a[start:end], cols_d[start:end]
+        weights = mass[ci, cj]
+        keep = weights > 0
+        if not keep.any():
+            continue
+        budget.check()
+        if all_a is not None and all_d is not None:
+            to_a, to_d = all_a[start:end][keep], all_d[start:end][keep]
+        else:
+            to_a, to_d = moves(ci[keep], cj[keep], 2)
+        ci, cj, weights = ci[keep], cj[keep], weights[keep]
+        stay = to_a[np.arange(len(ci)), ci] * to_d[np.arange(len(cj)), cj]
+        flowing = stay < 1.0 - 1e-15  # else nobody can hit any more from here: left as it is
+        if not flowing.any():
+            continue
+        ci, cj, stay = ci[flowing], cj[flowing], stay[flowing]
+        w = weights[flowing] / (1.0 - stay)
+        odds.rounds += w.sum()
+        outflow = (to_a[flowing] * w[:, None]).T @ to_d[flowing]
+        outflow[ci, cj] -= w * stay  # the round that changed nothing is already summed in w
+        mass[ci, cj] = 0.0
+        mass += outflow
+    return mass
+
+
+def _general(fight: Fight, ma: SideModel, md: SideModel, live: dict, odds: Odds, budget: _Budget) -> None:
+    """Pair by pair: for effects where one side's losses depend on both sides' hits."""
+    cache: dict = {}
+    harrow_attack = fight.harrow(fight.defender)
+    dist_h = np.array([1.0])
+    if harrow_attack is not None and not harrow_attack.blocked:
+        dist_h = hit_distribution([die for _, _, die in harrow_attack.dice])
+
+    def transitions(state, number: int) -> dict:
+        key = (state, 1 if number == 1 else 2)
+        if key in cache and not (fight.retreat and number == fight.retreat[1]):
+            return cache[key]
+        sa, sd = state
+        dist_a = hit_distribution([die for _, _, die in fight.round_dice(ATTACKER, ma, sa, md, sd, number)])
+        dist_d = hit_distribution([die for _, _, die in fight.round_dice(DEFENDER, md, sd, ma, sa, number)])
+        out: dict = defaultdict(float)
+        for ha, pa in enumerate(dist_a):
+            if pa <= 0:
+                continue
+            for hd, pd in enumerate(dist_d):
+                if pd <= 0:
+                    continue
+                for hh, ph in enumerate(dist_h):
+                    if ph > 0:
+                        result = play_round(fight, ma, md, sa, sd, ha, hd, hh)
+                        out[(result.a, result.d)] += float(pa * pd * ph)
+        cache[key] = out
+        return out
+
+    def terminal(state) -> bool:
+        return ma.gone(state[0]) or md.gone(state[1])
+
+    first = max(1, fight.retreat[1] if fight.retreat else 1)
+    repairs = fight.attacker.effects.repair_each_round or fight.defender.effects.repair_each_round
+    current = dict(live)
+    number = 0
+    while current and number < (MAX_ITERATED_ROUNDS if repairs else first):
+        number += 1
+        nxt: dict = defaultdict(float)
+        for state, p in current.items():
+            odds.rounds += p
+            for target, q in transitions(state, number).items():
+                nxt[target] += p * q
+        current = {}
+        for state, p in nxt.items():
+            if terminal(state):
+                _finish(fight, odds, ma, md, state, p)
+            elif fight.retreat and fight.retreat[1] == number:
+                _finish(fight, odds, ma, md, state, p, retreated=fight.retreat[0])
+            else:
+                current[state] = p
+        budget.check(len(current))
+        if repairs and sum(current.values()) < ITERATION_TAIL:
+            break
+    if repairs:
+        for state, p in current.items():
+            _finish(fight, odds, ma, md, state, p, stalemate=True)
+        return
+    mass: dict = defaultdict(float, current)
+    heap = [((s[0][1] + s[1][1], s[0][0] + s[1][0]), s) for s in current]
+    heapq.heapify(heap)
+    seen: set = set()
+    while heap:
+        _, state = heapq.heappop(heap)
+        if state in seen:
+            continue
+        seen.add(state)
+        budget.check(len(seen))
+        p = mass.pop(state)
+        moves = transitions(state, 2)
+        stay = moves.get(state, 0.0)
+        if stay >= 1.0 - 1e-15:
+            _finish(fight, odds, ma, md, state, p, stalemate=True)
+            continue
+        odds.rounds += p / (1.0 - stay)
+        for target, q in moves.items():
+            if target == state:
+                continue
+            share = p * q / (1.0 - stay)
+            if terminal(target):
+                _finish(fight, odds, ma, md, target, share)
+            else:
+                if target not in mass:
+                    heapq.heappush(heap, ((target[0][1] + target[1][1], target[0][0] + target[1][0]), target))
+                mass[target] += share
+
+
+def _finish(
+    fight,
+    odds: Odds,
+    ma: SideModel,
+    md: SideModel,
+    state,
+    p: float,
+    combat: bool = True,
+    retreated: str | None = None,
+    stalemate: bool = False,
+) -> None:
+    sa, sd = state
+    a_gone, d_gone = ma.gone(sa), md.gone(sd)
+    odds.add_survivors(ATTACKER, _survivor_key(ma, sa[1], fight.locale), p)
+    odds.add_survivors(DEFENDER, _survivor_key(md, sd[1], fight.locale), p)
+    if fight.kind == "invade":
+        if not combat:
+            odds.no_combat += p
+        if not a_gone:
+            odds.control = (odds.control or 0.0) + p
+    if retreated:
+        odds.retreat += p
+        winner: str | None = DEFENDER if retreated == ATTACKER else ATTACKER
+    elif stalemate:
+        odds.stalemate += p
+        return
+    elif not combat and fight.kind == "invade":
+        winner = DEFENDER if a_gone else ATTACKER  # nobody landed, or nobody defended
+    else:
+        winner = outcome(a_gone, d_gone)
+    if winner == ATTACKER:
+        odds.attacker += p
+    elif winner == DEFENDER:
+        odds.defender += p
+    elif winner == "draw":
+        odds.draw += p

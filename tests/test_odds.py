@@ -1,0 +1,238 @@
+"""Exact odds: hand-computed cases, an independent brute-force calculation, probabilities that
+sum to one, agreement with the dice over many seeds, the chart, and the commands."""
+
+from __future__ import annotations
+
+import json
+import struct
+import subprocess
+import sys
+from functools import lru_cache
+from math import comb
+from pathlib import Path
+
+import pytest
+
+from tabletop.combat import odds
+from tabletop.combat.commands import build_fight
+from tabletop.combat.dice import Dice
+from tabletop.combat.resolver import resolve
+from tabletop.combat.units import UnitBook
+from tabletop.errors import UserError
+from tabletop.frontend.commands import Context, dispatch
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def book(compendium):
+    return UnitBook(compendium.unit_rows("ti4"))
+
+
+def solve(book, kind, **options):
+    return odds.solve(build_fight(kind, options, book))
+
+
+def test_one_infantry_each_by_hand(book):
+    # each round: A hits 0.3, D hits 0.3; A only 0.21, D only 0.21, both 0.09, neither 0.49
+    r = solve(book, "ground", attacker="1 infantry", defender="1 infantry")
+    assert r.attacker == pytest.approx(0.21 / 0.51, abs=1e-12)
+    assert r.defender == pytest.approx(0.21 / 0.51, abs=1e-12)
+    assert r.draw == pytest.approx(0.09 / 0.51, abs=1e-12)
+    assert r.rounds == pytest.approx(1 / 0.51, abs=1e-12)
+
+
+def test_a_mech_against_an_infantry_by_hand(book):
+    r = solve(book, "ground", attacker="1 mech", defender="1 infantry")  # mech 6+, infantry 8+
+    # A: p=0.5, D: p=0.3; the mech sustains the first hit
+    # from (fresh, 1): A-only 0.35 win; D-only 0.15 -> (damaged, 1); both 0.15 -> A wins (mech sustained)
+    p_damaged = 0.15 / 0.65
+    win_from_damaged = 0.35 / 0.65  # then: A-only 0.35, D-only 0.15 loss, both 0.15 draw
+    assert r.attacker == pytest.approx((0.35 + 0.15) / 0.65 + p_damaged * win_from_damaged, abs=1e-12)
+
+
+def _brute_ground(att: tuple[int, int], dfn: tuple[int, int], pa=(0.3, 0.5), pd=(0.3, 0.5)) -> tuple[float, float, float]:
+    """(P attacker, P defender, P draw) of infantry+mechs ground combat by plain recursion over
+    unit counts, written without the engine: binomial hits, a mech sustains first, then
+    infantry are lost, then damaged mechs."""
+
+    def binom(n, p):
+        return [comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(n + 1)]
+
+    def hits(inf, mechs):
+        out = [1.0]
+        for n, p in ((inf, pa[0]), (mechs, pa[1])):
+            b = binom(n, p)
+            new = [0.0] * (len(out) + len(b) - 1)
+            for i, x in enumerate(out):
+                for j, y in enumerate(b):
+                    new[i + j] += x * y
+            out = new
+        return out
+
+    def take(side, h):
+        inf, ok, dmg = side
+        while h > 0 and ok:
+            ok, dmg, h = ok - 1, dmg + 1, h - 1
+        lost = min(h, inf)
+        inf, h = inf - lost, h - lost
+        dmg = max(0, dmg - h)
+        return inf, ok, dmg
+
+    @lru_cache(None)
+    def go(a, d):
+        a_alive, d_alive = sum(a), sum(d)
+        if not a_alive and not d_alive:
+            return 0.0, 0.0, 1.0
+        if not d_alive:
+            return 1.0, 0.0, 0.0
+        if not a_alive:
+            return 0.0, 1.0, 0.0
+        ha, hd = hits(a[0], a[1] + a[2]), hits(d[0], d[1] + d[2])
+        stay = ha[0] * hd[0]
+        total = [0.0, 0.0, 0.0]
+        for x, p in enumerate(ha):
+            for y, q in enumerate(hd):
+                if x == 0 and y == 0:
+                    continue
+                sub = go(take(a, y), take(d, x))
+                for k in range(3):
+                    total[k] += p * q * sub[k]
+        return tuple(v / (1 - stay) for v in total)
+
+    return go((att[0], att[1], 0), (dfn[0], dfn[1], 0))
+
+
+@pytest.mark.parametrize("a, d", [((3, 1), (4, 0)), ((2, 2), (3, 1)), ((5, 0), (2, 2)), ((0, 2), (4, 0))])
+def test_ground_odds_match_an_independent_calculation(book, a, d):
+    def spec(inf, mechs):
+        return ", ".join(x for x in (f"{inf} infantry" if inf else "", f"{mechs} mech" if mechs else "") if x)
+
+    r = solve(book, "ground", attacker=spec(*a), defender=spec(*d))
+    expected = _brute_ground(a, d)
+    assert (r.attacker, r.defender, r.draw) == pytest.approx(expected, abs=1e-9)
+
+
+CASES = [
+    ("ground", {"attacker": "3 infantry, 1 mech", "defender": "4 infantry"}),
+    ("ground", {"attacker": "2 valkyrie, 2 infantry", "defender": "2 valkyrie, 3 infantry"}),
+    ("ground", {"attacker": "3 infantry, fire team, morale boost", "defender": "3 infantry, valkyrie particle weave"}),
+    ("space", {"attacker": "war sun, 2 dreadnought, 2 carrier, 8 fighter", "defender": "3 dreadnought, 3 cruiser, 6 fighter"}),
+    ("space", {"attacker": "2 destroyer2, 2 cruiser", "defender": "1 pds, 4 fighter, 1 carrier"}),
+    ("space", {"attacker": "2 dreadnought, duranium armor", "defender": "4 cruiser"}),
+    ("space", {"attacker": "3 cruiser, assault cannon", "defender": "2 destroyer, 1 dreadnought, non-euclidean shielding"}),
+    ("space", {"attacker": "2 pds, 2 cruiser, graviton laser", "defender": "3 fighter, 2 cruiser"}),
+    ("space", {"attacker": "4 cruiser", "defender": "2 dreadnought", "retreat": "attacker@2"}),
+    ("space", {"attacker": "jol-nar flagship, jol-nar", "defender": "winnu flagship, 2 cruiser"}),
+    ("invade", {"ships": "2 dreadnought", "landing": "4 infantry, 1 mech", "defender": "3 infantry", "pds": "1 pds"}),
+    ("invade", {"ships": "2 super-dreadnought, l1z1x", "landing": "3 infantry", "defender": "3 infantry"}),
+    ("invade", {"ships": "1 war sun", "landing": "2 infantry", "defender": "", "pds": "2 pds"}),
+]
+
+
+@pytest.mark.parametrize("kind, options", CASES)
+def test_probabilities_sum_to_one(book, kind, options):
+    r = solve(book, kind, **options)
+    assert r.total() == pytest.approx(1.0, abs=1e-9)
+    for side in ("attacker", "defender"):
+        assert sum(r.survivors[side].values()) == pytest.approx(1.0, abs=1e-9)
+    assert r.rounds >= 0
+    if kind == "invade":
+        assert 0.0 <= r.control <= 1.0
+
+
+@pytest.mark.parametrize("kind, options", [CASES[1], CASES[4], CASES[5], CASES[8], CASES[10], CASES[11]])
+def test_odds_agree_with_the_dice_over_many_seeds(book, kind, options):
+    the_fight = build_fight(kind, options, book)
+    exact = odds.solve(the_fight)
+    n = 1500
+    wins = control = 0
+    for seed in range(n):
+        battle = resolve(the_fight, Dice(seed))
+        wins += battle.winner == "attacker"
+        control += battle.control == "attacker"
+    observed = wins / n
+    sigma = (exact.attacker * (1 - exact.attacker) / n) ** 0.5
+    assert abs(observed - exact.attacker) <= 4 * sigma + 1e-9, (observed, exact.attacker)
+    if kind == "invade":
+        sigma = (exact.control * (1 - exact.control) / n) ** 0.5
+        assert abs(control / n - exact.control) <= 4 * sigma + 1e-9
+
+
+def test_the_largest_battles_are_answered_or_refused(book):
+    assert solve(book, "ground", attacker="100 infantry", defender="100 infantry").total() == pytest.approx(1.0)
+    with pytest.raises(UserError) as exc:
+        solve(book, "space", attacker="100 fighter", defender="50 dreadnought, 50 destroyer")
+    assert "너무 커요" in exc.value.message
+
+
+def test_odds_refuse_what_the_dice_refuse(book):
+    with pytest.raises(UserError):
+        solve(book, "ground", attacker="2 infantry", defender="1 dreadnought")
+    with pytest.raises(UserError):
+        solve(book, "space", attacker="2 infantry", defender="1 dreadnought")
+    with pytest.raises(UserError):
+        solve(book, "space", attacker="1 cruiser", defender="1 cruiser", retreat="attacker@0")
+    with pytest.raises(UserError):
+        solve(book, "space", attacker="1 cruiser", defender="1 cruiser", retreat="nobody@2")
+
+
+def _png_size(data: bytes) -> tuple[int, int]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR"
+    return struct.unpack(">II", data[16:24])
+
+
+def test_chart_is_a_png_of_the_expected_size(book):
+    from tabletop.combat.chart import HEIGHT_PX, WIDTH_PX, odds_chart
+
+    r = solve(book, "space", attacker="2 dreadnought, 4 fighter", defender="3 cruiser")
+    png = odds_chart(r, "우주 전투", "ko")
+    assert _png_size(png) == (WIDTH_PX, HEIGHT_PX) and len(png) > 10_000
+
+
+def test_odds_command_sends_its_chart_and_combat_shows_odds_first(compendium, state):
+    ctx = Context(compendium, state)
+    paged = dispatch(ctx, "odds ground", {"attacker": "3 infantry", "defender": "2 보병"})
+    reply = paged.reply()
+    assert reply.files and reply.files[0].name == "odds.png" and reply.embeds[0].image == "attachment://odds.png"
+    assert "공격자 승리 확률" in reply.embeds[0].description
+    battle = dispatch(ctx, "combat space", {"attacker": "2 cruiser", "defender": "1 destroyer", "seed": "3"})
+    first = battle.replies()[0]
+    assert first.embeds[0].description.startswith("📊 공격자 승리 확률")
+    buttons = [b.custom_id for b in battle.reply().rows[-1]]
+    assert buttons[0].startswith("combat:again:") and buttons[1].startswith("combat:odds:")
+    from tabletop.combat.commands import odds_of
+
+    assert "확률" in odds_of(ctx, int(buttons[1].rsplit(":", 1)[1])).reply().embeds[0].title
+
+
+def test_cli_odds_json_and_chart(cli_env, tmp_path):
+    chart = tmp_path / "odds.png"
+    out = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "bot.py"),
+            "odds",
+            "invade",
+            "--ships",
+            "2 dreadnought",
+            "--landing",
+            "4 infantry",
+            "--defender",
+            "",
+            "--pds",
+            "1 pds",
+            "--json",
+            "--chart",
+            str(chart),
+        ],
+        capture_output=True,
+        text=True,
+        env=cli_env,
+        timeout=120,
+    )
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert {"attacker", "defender", "draw", "rounds", "survivors", "control"} <= set(data)
+    assert abs(data["attacker"] + data["defender"] + data["draw"] - 1) < 1e-9
+    assert _png_size(chart.read_bytes()) == (960, 540)
