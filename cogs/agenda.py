@@ -26,7 +26,17 @@ from tabletop.frontend.i18n import t
 from tabletop.frontend.render import Select
 
 from .rules import context
-from .ui import L, add_components, component_factory, locale_of, plain_button, plain_select, reports_errors, send_kwargs
+from .ui import (
+    L,
+    add_components,
+    component_factory,
+    locale_of,
+    plain_button,
+    plain_select,
+    reports_errors,
+    send_kwargs,
+    show_answer,
+)
 
 log = logging.getLogger(__name__)
 _locks: dict[int, asyncio.Lock] = {}
@@ -192,6 +202,7 @@ class AgendaCog(commands.Cog):
         kind=L("opt.kind"),
         speaker=L("opt.speaker"),
         players=L("opt.players"),
+        secret=L("opt.secret"),
     )
     @app_commands.describe(
         name=L("opt.agenda.name.desc"),
@@ -200,6 +211,7 @@ class AgendaCog(commands.Cog):
         kind=L("opt.agenda.kind.desc"),
         speaker=L("opt.agenda.speaker.desc"),
         players=L("opt.agenda.players.desc"),
+        secret=L("opt.agenda.secret.desc"),
     )
     @app_commands.choices(
         type=[app_commands.Choice(name=L(f"choice.type.{x}"), value=x) for x in domain.TYPES],
@@ -214,10 +226,19 @@ class AgendaCog(commands.Cog):
         kind: str | None = None,
         speaker: app_commands.Range[str, 1, 100] | None = None,
         players: app_commands.Range[str, 1, 600] | None = None,
+        secret: bool | None = None,
     ) -> None:
         ctx = agenda_context(interaction)
         reply = core.run(
-            ctx, "agenda start", name=name, outcomes=outcomes, type=type, kind=kind, speaker=speaker, players=players
+            ctx,
+            "agenda start",
+            name=name,
+            outcomes=outcomes,
+            type=type,
+            kind=kind,
+            speaker=speaker,
+            players=players,
+            secret=secret,
         )
         await interaction.response.send_message(**send_kwargs(reply, message_view(reply)))
         message = await interaction.original_response()
@@ -260,8 +281,7 @@ class AgendaCog(commands.Cog):
     @app_commands.rename(id=L("opt.id"))
     @app_commands.describe(id=L("opt.agenda.id.desc"))
     async def show(self, interaction: discord.Interaction, id: app_commands.Range[int, 1, 10**9] | None = None) -> None:
-        reply = core.run(agenda_context(interaction), "agenda show", id=id)
-        await interaction.response.send_message(**send_kwargs(reply), ephemeral=True)
+        await show_answer(interaction, core.run(agenda_context(interaction), "agenda show", id=id), ephemeral=True)
 
     @agenda.command(name=L("cmd.agenda.history"), description=L("cmd.agenda.history.desc"))
     async def history(self, interaction: discord.Interaction) -> None:

@@ -140,10 +140,11 @@ class RulesCog(commands.Cog):
         await interaction.response.send_message(**send_kwargs(reply, view), ephemeral=private)
 
     @app_commands.command(name=L("cmd.settings"), description=L("cmd.settings.desc"))
-    @app_commands.rename(chat=L("opt.chat"), game=L("opt.game"))
+    @app_commands.rename(chat=L("opt.chat"), game=L("opt.game"), timezone=L("opt.timezone"))
     @app_commands.describe(
         chat=L("opt.settings.chat.desc"),
         game=L("opt.settings.game.desc"),
+        timezone=L("opt.settings.timezone.desc"),
     )
     @app_commands.autocomplete(game=game_autocomplete)
     @app_commands.default_permissions(manage_guild=True)
@@ -153,8 +154,9 @@ class RulesCog(commands.Cog):
         interaction: discord.Interaction,
         chat: bool | None = None,
         game: Game | None = None,
+        timezone: app_commands.Range[str, 1, 64] | None = None,
     ) -> None:
-        reply = core.run(context(interaction), "settings", chat=chat, game=game)
+        reply = core.run(context(interaction), "settings", chat=chat, game=game, timezone=timezone)
         await interaction.response.send_message(**send_kwargs(reply), ephemeral=True)
 
     # --- chat mode ---------------------------------------------------------------------------

@@ -9,7 +9,7 @@ import threading
 import pytest
 
 from tabletop.agenda.store import AGAINST, FOR, AgendaStore, Player, parse_people, voting_order
-from tabletop.agenda.view import agenda_reply
+from tabletop.agenda.view import agenda_reply, audit_pages
 from tabletop.errors import UserError
 from tabletop.frontend.commands import Context, dispatch
 from tabletop.frontend.render import check_limits
@@ -296,7 +296,7 @@ def test_commands_and_console_as_other_players(compendium, state):
     dispatch(ctx, "agenda start", {"name": "의회 해산", "players": "Alice, Bob", "speaker": "Bob", "kind": "directive"})
     ctx.user_id = ctx.user_name = "Alice"
     reply = dispatch(ctx, "agenda vote", {"outcome": "부결", "votes": "3"})
-    assert reply.ack == "Alice: 부결에 3표 기록했어요."
+    assert reply.ack == "#1 의회 해산: Alice, 부결에 3표 기록했어요."  # every acknowledgement names its agenda
     with pytest.raises(UserError):
         dispatch(ctx, "agenda vote", {"outcome": "부결", "votes": "-3"})
     ctx.user_id = ctx.user_name = "Bob"
@@ -305,4 +305,119 @@ def test_commands_and_console_as_other_players(compendium, state):
     history = dispatch(ctx, "agenda history", {})
     assert "의회 해산" in history.embeds[0].description
     shown = dispatch(ctx, "agenda show", {"id": "1"})
-    assert any("Alice: vote 부결 3" in v for _, v in shown.embeds[0].fields)
+    log_text = "\n".join(p.description for p in shown.pages[1:])
+    assert "Alice: vote 부결 3" in log_text and "Asia/Seoul" in log_text
+
+
+# --- one open agenda per channel, and acknowledgements that name their agenda ------------------------
+
+
+def test_a_second_agenda_in_a_channel_is_refused_naming_the_open_one(agendas, compendium, state):
+    first = agendas.start("g", "c", STARTER, "분리 독트린", [], "for-against")
+    with pytest.raises(UserError) as exc:
+        agendas.start("g", "c", STARTER, "의회 해산", [], "for-against")
+    assert f"#{first.id}" in exc.value.message and "분리 독트린" in exc.value.message
+    other_channel = agendas.start("g", "c2", STARTER, "의회 해산", [], "for-against")  # another channel is fine
+    # the reported bug: start #1, start #2, close #2, vote -> recorded on #1 silently. Now #2 never
+    # starts while #1 is open, and every acknowledgement names the agenda it recorded on.
+    ctx = Context(compendium, state, user_id="Alice", user_name="Alice", guild_id="g", channel_id="c")
+    reply = dispatch(ctx, "agenda vote", {"outcome": "가결", "votes": "2"})
+    assert reply.ack.startswith(f"#{first.id} 분리 독트린:")
+    assert other_channel.id != first.id
+
+
+def test_outcomes_without_a_type_are_an_election_from_that_list(agendas):
+    a = agendas.start("g", "c", STARTER, "비밀 목표", ["A", "B", "C", "D", "E", "F", "G"])
+    assert a.outcome_type == "elect-other" and a.outcomes == ["A", "B", "C", "D", "E", "F", "G"]
+    with pytest.raises(UserError) as exc:
+        agendas.start("g", "c2", STARTER, "x", ["A", "B"], "for-against")
+    assert "elect-other" in exc.value.message
+    with pytest.raises(UserError) as exc:  # a hundred outcomes: refused with a message, never dropped
+        agendas.start("g", "c3", STARTER, "x", [f"o{i}" for i in range(100)])
+    assert "100" in exc.value.message
+
+
+def test_a_speaker_who_is_not_a_player_is_refused(agendas):
+    players = [Player("1", "Alice"), Player("2", "Bob")]
+    with pytest.raises(UserError) as exc:
+        agendas.start("g", "c", STARTER, "x", [], "for-against", None, Player("3", "Carol"), players)
+    assert "Carol" in exc.value.message and "Alice" in exc.value.message
+
+
+# --- any size within Discord's limits --------------------------------------------------------------
+
+
+def test_thousands_of_ballots_stay_within_discords_limits(agendas, state):
+    from zoneinfo import ZoneInfo
+
+    players = [Player(str(i), f"플레이어{i}" * 4) for i in range(8)]
+    a = agendas.start(
+        "g", "c", STARTER, "긴 이름" * 14, [f"결과 {i} " + "x" * 60 for i in range(25)], "elect-other", "law", players[0], players
+    )
+    for n in range(3000):  # ballots changed again and again: the log grows, the message does not
+        agendas.vote(a.id, players[n % 8], a.outcomes[n % 25], n % 1000)
+    agenda = agendas.get(a.id)
+    assert check_limits(agenda_reply(agenda)) == []
+    paged = audit_pages(agendas, agenda, ZoneInfo("Asia/Seoul"), "ko")
+    assert len(paged.pages) > 10
+    for reply in paged.replies():
+        assert check_limits(reply) == []
+    changes = sum(p.description.count(": vote ") + p.description.count(": abstain") for p in paged.pages)
+    assert changes == 3000  # every change (0 votes is abstaining), nothing cut
+    open_voters = agendas.start("g", "c2", STARTER, "누구나", [], "for-against")  # no players: anyone votes
+    for n in range(2000):
+        agendas.vote(open_voters.id, Player(f"u{n}", f"투표자 {n} " + "이름" * 10), "가결" if n % 2 else "부결", 5)
+    big = agendas.get(open_voters.id)
+    reply = agenda_reply(big)
+    assert check_limits(reply) == [] and "외 " in reply.embeds[0].description
+    for page in audit_pages(agendas, big, ZoneInfo("UTC"), "ko").replies():
+        assert check_limits(page) == []
+
+
+# --- closing removes the buttons; times in the server's zone ------------------------------------------
+
+
+def test_closed_and_cancelled_agendas_have_no_buttons(agendas):
+    a = agendas.start("g", "c", STARTER, "x", [], "for-against")
+    assert agenda_reply(agendas.get(a.id)).rows
+    agendas.vote(a.id, Player("1", "A"), "가결", 1)
+    assert agenda_reply(agendas.close(a.id, STARTER, True)).rows == []
+    b = agendas.start("g", "c", STARTER, "y", [], "for-against")
+    assert agenda_reply(agendas.cancel(b.id, STARTER, True)).rows == []
+
+
+def test_log_times_are_in_the_servers_zone_and_labelled(compendium, state):
+    ctx = Context(compendium, state, guild_id="g", channel_id="c")
+    dispatch(ctx, "agenda start", {"name": "x"})
+    state.conn.execute("update agenda_log set at = '2026-11-21T00:30:00.000Z'")
+    shown = dispatch(ctx, "agenda show", {})
+    log = shown.pages[1].description
+    assert "11-21 09:30:00" in log and "Asia/Seoul" in log and "KST" in log  # UTC+9, labelled
+    with pytest.raises(UserError) as exc:
+        dispatch(ctx, "settings", {"timezone": "Mars/Olympus"})
+    assert "Mars/Olympus" in exc.value.message
+    assert state.get_setting("g", "timezone") is None  # a bad value changes nothing
+    dispatch(ctx, "settings", {"timezone": "Europe/Berlin"})
+    log = dispatch(ctx, "agenda show", {}).pages[1].description
+    assert "11-21 01:30:00" in log and "Europe/Berlin" in log
+
+
+# --- secret ballots ----------------------------------------------------------------------------------
+
+
+def test_secret_ballots_show_who_voted_not_how_until_the_close(compendium, state):
+    ctx = Context(compendium, state, user_id="Alice", user_name="Alice", guild_id="g", channel_id="c")
+    dispatch(ctx, "agenda start", {"name": "비밀 안건", "players": "Alice, Bob", "secret": "true"})
+    ack = dispatch(ctx, "agenda vote", {"outcome": "부결", "votes": "7"})
+    assert "부결에 7표" in ack.ack  # the voter's own acknowledgement says how
+    ctx.user_id = ctx.user_name = "Bob"
+    reply = dispatch(ctx, "agenda vote", {"outcome": "가결", "votes": "2"})
+    message = reply.embeds[0].description
+    assert "Alice" in message and "Bob" in message and "7표" not in message and "2표" not in message
+    shown = dispatch(ctx, "agenda show", {})
+    assert "부결" not in "\n".join(p.description for p in shown.pages[1:])  # the log hides how, until close
+    ctx.is_admin = True
+    closed = dispatch(ctx, "agenda close", {})
+    assert "부결** — 7표" in closed.embeds[0].description and "결과: 부결" in closed.embeds[0].description
+    revealed = dispatch(ctx, "agenda show", {"id": "1"})
+    assert "vote 부결 7" in "\n".join(p.description for p in revealed.pages[1:])

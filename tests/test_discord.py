@@ -352,3 +352,28 @@ async def test_autocomplete_values_open_what_they_name(bot, compendium):
         first = choices[0]
         answer = answers.lookup(compendium, first.value, game)
         assert answer.section.title in first.name
+
+
+async def test_closing_an_agenda_takes_the_buttons_off_its_message(bot, state):
+    from cogs.agenda import AgendaCog
+
+    cog = AgendaCog(bot)
+    await cog.start.callback(cog, FakeInteraction(bot), name="X")
+    await cog.vote.callback(cog, FakeInteraction(bot, user=FakeUser(5, "Eve")), outcome="가결", votes=3)
+    closing = FakeInteraction(bot)
+    await cog.close.callback(cog, closing)
+    edit = [s for s in closing.log if s.method == "channel_edit"][-1]
+    assert edit.kwargs["view"].children == []  # closed: no buttons left to press
+    assert "결과: 가결" in edit.embed.description
+
+
+async def test_a_secret_ballot_is_acknowledged_privately_and_hidden_on_the_message(bot, state):
+    from cogs.agenda import AgendaCog
+
+    cog = AgendaCog(bot)
+    await cog.start.callback(cog, FakeInteraction(bot), name="비밀", secret=True)
+    voter = FakeInteraction(bot, user=FakeUser(5, "Eve"))
+    await cog.vote.callback(cog, voter, outcome="부결", votes=3)
+    assert voter.log[0].ephemeral and "부결에 3표" in voter.log[0].text
+    edit = voter.log[1]
+    assert edit.method == "channel_edit" and "Eve" in edit.embed.description and "3표" not in edit.embed.description

@@ -10,11 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tabletop.agenda.store import KINDS, MAX_VOTES, TYPES, AgendaStore, Player, parse_people, split_outcomes
-from tabletop.agenda.view import agenda_reply, audit_reply, history_reply
+from tabletop.agenda.view import agenda_reply, audit_pages, history_reply
 from tabletop.errors import UserError
 from tabletop.frontend.commands import Context, Option, command
 from tabletop.frontend.i18n import t
 from tabletop.frontend.render import Reply
+from tabletop.frontend.timezones import server_zone
 
 
 @dataclass
@@ -52,8 +53,9 @@ def _updated(agenda, ack: str) -> AgendaReply:
     Option("kind", choices=KINDS),
     Option("speaker", max_length=100),
     Option("players", max_length=600),
+    Option("secret", kind="bool"),
 )
-def start(ctx: Context, name: str, outcomes=None, type="for-against", kind=None, speaker=None, players=None):
+def start(ctx: Context, name: str, outcomes=None, type=None, kind=None, speaker=None, players=None, secret=False):
     resolve = ctx.resolve_user
     people = parse_people(players, ctx.locale, resolve)
     speaker_list = parse_people(speaker, ctx.locale, resolve)
@@ -61,7 +63,7 @@ def start(ctx: Context, name: str, outcomes=None, type="for-against", kind=None,
     if the_speaker:  # the speaker as listed among the players, if they are
         the_speaker = next((p for p in people if p.id == the_speaker.id or p.name == the_speaker.name), the_speaker)
     agenda = store(ctx).start(
-        ctx.guild_id, ctx.channel_id, me(ctx), name, split_outcomes(outcomes), type, kind, the_speaker, people, ctx.locale
+        ctx.guild_id, ctx.channel_id, me(ctx), name, split_outcomes(outcomes), type, kind, the_speaker, people, ctx.locale, secret
     )
     reply = _updated(agenda, "")
     reply.new_message = True
@@ -81,9 +83,16 @@ def cast_vote(ctx: Context, agenda_id: int, outcome: str | None, votes: int) -> 
     agenda = store(ctx).vote(agenda_id, me(ctx), outcome, votes, ctx.locale)
     ballot = agenda.ballot_of(me(ctx).id) or next((b for b in agenda.ballots if b.voter_name == ctx.user_name), None)
     if ballot and ballot.outcome:
-        ack = t("agenda.ack.vote", ctx.locale, voter=ballot.voter_name, outcome=ballot.outcome, votes=ballot.votes)
+        ack = t(
+            "agenda.ack.vote",
+            ctx.locale,
+            voter=ballot.voter_name,
+            outcome=ballot.outcome,
+            votes=ballot.votes,
+            agenda=agenda.label,
+        )
     else:
-        ack = t("agenda.ack.abstain", ctx.locale, voter=ballot.voter_name if ballot else ctx.user_name)
+        ack = t("agenda.ack.abstain", ctx.locale, voter=ballot.voter_name if ballot else ctx.user_name, agenda=agenda.label)
     return _updated(agenda, ack)
 
 
@@ -103,20 +112,20 @@ def make_prediction(ctx: Context, agenda_id: int, outcome: str) -> AgendaReply:
         (v for k, v in agenda.predictions.items() if k == me(ctx).id or v[0] == ctx.user_name),
         (ctx.user_name, outcome),
     )
-    return _updated(agenda, t("agenda.ack.predict", ctx.locale, voter=name, outcome=chosen))
+    return _updated(agenda, t("agenda.ack.predict", ctx.locale, voter=name, outcome=chosen, agenda=agenda.label))
 
 
 @command("agenda close", Option("choice", max_length=100))
 def close(ctx: Context, choice=None):
     agenda = store(ctx).close(_current(ctx).id, me(ctx), ctx.is_admin, choice, ctx.locale)
     winner = agenda.result["winner"] if agenda.result else ""
-    return _updated(agenda, t("agenda.result", ctx.locale, winner=winner))
+    return _updated(agenda, t("agenda.ack.close", ctx.locale, agenda=agenda.label, winner=winner))
 
 
 @command("agenda cancel")
 def cancel(ctx: Context):
     agenda = store(ctx).cancel(_current(ctx).id, me(ctx), ctx.is_admin, ctx.locale)
-    return _updated(agenda, t("agenda.ack.cancel", ctx.locale, id=agenda.id))
+    return _updated(agenda, t("agenda.ack.cancel", ctx.locale, agenda=agenda.label))
 
 
 @command("agenda show", Option("id", kind="int", min_value=1, max_value=10**9))
@@ -125,7 +134,7 @@ def show(ctx: Context, id=None):
     agenda = s.get(id) if id else s.current(ctx.guild_id, ctx.channel_id)
     if agenda is None or agenda.guild_id != str(ctx.guild_id):
         raise UserError(t("agenda.not_found", ctx.locale))
-    return audit_reply(s, agenda)
+    return audit_pages(s, agenda, server_zone(ctx), ctx.locale)
 
 
 @command("agenda history")

@@ -1,5 +1,6 @@
-"""The agenda phase (glossary 62-63) as the bot runs it: one open agenda per message, ballots
-committed to the state database before they are acknowledged, and a result by the rules.
+"""The agenda phase (glossary 62-63) as the bot runs it: one open agenda per channel (a second
+start there is refused, naming the open one), ballots committed to the state database before
+they are acknowledged, and a result by the rules.
 
 - a player's votes all go to one outcome (62.7); zero votes or Abstain is abstaining (62.14);
 - the voting order starts left of the speaker and ends with the speaker (62.2 ii) - shown, not
@@ -69,6 +70,17 @@ class Agenda:
     ballots: list[Ballot] = field(default_factory=list)
     predictions: dict[str, tuple[str, str]] = field(default_factory=dict)  # player id -> (name, outcome)
     result: dict | None = None
+    secret: bool = False  # ballots hidden from everyone but their voter until the agenda closes
+
+    @property
+    def label(self) -> str:
+        """How acknowledgements name it: "#3 분리 독트린"."""
+        return f"#{self.id} {self.name}"
+
+    @property
+    def hidden(self) -> bool:
+        """Whether ballots are to be shown as "voted" only (a secret agenda still open)."""
+        return self.secret and self.open
 
     def tally(self) -> dict[str, int]:
         totals = {o: 0 for o in self.outcomes}
@@ -183,6 +195,7 @@ class AgendaStore:
             ballots=[Ballot(*b) for b in ballots],
             predictions={p[0]: (p[1], p[2]) for p in predictions},
             result=json.loads(row["result"]) if row["result"] else None,
+            secret=bool(row["secret"]),
         )
 
     def current(self, guild_id: str, channel_id: str) -> Agenda | None:
@@ -225,19 +238,24 @@ class AgendaStore:
         starter: Player,
         name: str,
         outcomes: list[str],
-        outcome_type: str = "for-against",
+        outcome_type: str | None = None,
         card_kind: str | None = None,
         speaker: Player | None = None,
         players: list[Player] | None = None,
         locale="ko",
+        secret: bool = False,
     ) -> Agenda:
         name = (name or "").strip()
         if not name:
             raise UserError(t("agenda.empty_name", locale))
         if len(name) > 100:
             raise UserError(t("agenda.name_too_long", locale, limit=100))
+        if outcome_type is None:  # outcomes without a type mean "elect from this list"
+            outcome_type = "elect-other" if outcomes else "for-against"
         if outcome_type not in TYPES:
             raise UserError(t("agenda.bad_type", locale, types=" | ".join(TYPES)))
+        if outcome_type == "for-against" and outcomes:
+            raise UserError(t("agenda.type_conflict", locale))
         if card_kind is not None and card_kind not in KINDS:
             raise UserError(t("agenda.bad_kind", locale, kinds=" | ".join(KINDS)))
         players = players or []
@@ -254,11 +272,21 @@ class AgendaStore:
         if len({text.key(o) for o in outcomes}) != len(outcomes) or any(not text.key(o) for o in outcomes):
             raise UserError(t("agenda.duplicate_outcome", locale))
         speaker = speaker or None
+        if speaker and players and not any(p.matches(speaker.id, speaker.name) for p in players):
+            raise UserError(
+                t("agenda.speaker_not_player", locale, speaker=speaker.name, players=", ".join(p.name for p in players))
+            )
         order = voting_order(players, speaker)
         with self.state.transaction() as c:
+            open_here = c.execute(
+                "select id, name from agendas where guild_id = ? and channel_id = ? and status = 'open' order by id limit 1",
+                (str(guild_id), str(channel_id)),
+            ).fetchone()
+            if open_here:  # one open agenda per channel: every ballot knows where it goes
+                raise UserError(t("agenda.already_open", locale, id=open_here[0], name=open_here[1]))
             cur = c.execute(
                 "insert into agendas (guild_id, channel_id, name, outcome_type, card_kind, outcomes, speaker, speaker_id, "
-                "players, starter_id, starter_name, locale) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "players, starter_id, starter_name, locale, secret) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     str(guild_id),
                     str(channel_id),
@@ -272,6 +300,7 @@ class AgendaStore:
                     starter.id,
                     starter.name,
                     str(locale)[:5],
+                    int(bool(secret)),
                 ),
             )
             agenda_id = cur.lastrowid

@@ -1,7 +1,13 @@
-"""An agenda as one message: outcomes with running tallies and every ballot, the voting order
-with whose turn it is, predictions, reminders, and the result when closed."""
+"""An agenda as one message: outcomes with running tallies and the ballots, the voting order with
+whose turn it is, predictions, reminders, and the result when closed. The message stays within
+Discord's limits at any number of ballots, players and outcomes: past a few names an outcome
+says how many more voted for it, and the full record is `/agenda show`, paged.
+
+A secret agenda (still open) shows who has voted, not how; everything is revealed at close."""
 
 from __future__ import annotations
+
+from zoneinfo import ZoneInfo
 
 from tabletop.agenda.store import Agenda, AgendaStore
 from tabletop.frontend.i18n import t
@@ -11,15 +17,20 @@ from tabletop.frontend.render import (
     FIELD_VALUE_MAX,
     Button,
     Embed,
+    Paged,
     Reply,
     Select,
     SelectOption,
     chunk_lines,
     escape_md,
+    footer_page,
+    paginate,
     truncate_label,
 )
+from tabletop.frontend.timezones import local_time, zone_label
 
 MAX_OUTCOME_BUTTONS = 5
+NAMES_PER_OUTCOME = 8  # beyond this an outcome line says how many more: 25 outcomes stay in 4096
 
 
 def agenda_embed(agenda: Agenda) -> Embed:
@@ -29,15 +40,22 @@ def agenda_embed(agenda: Agenda) -> Embed:
         title += f" ({t(f'agenda.kind.{agenda.card_kind}', loc)})"
     tally = agenda.tally()
     lines = [f"*{t(f'agenda.type.{agenda.outcome_type}', loc)}*"]
-    for outcome in agenda.outcomes:
-        voters = [b for b in agenda.ballots if b.outcome == outcome]
-        who = ", ".join(f"{escape_md(b.voter_name)} {b.votes}" for b in voters)
-        lines.append(
-            f"**{escape_md(outcome)}** — {t('agenda.votes', loc, n=tally.get(outcome, 0))}" + (f" · {who}" if who else "")
-        )
-    abstained = [escape_md(b.voter_name) for b in agenda.ballots if b.outcome is None]
-    if abstained:
-        lines.append(f"{t('agenda.abstained', loc)}: {', '.join(abstained)}")
+    if agenda.secret:
+        lines[0] += f" · 🔒 {t('agenda.secret', loc)}"
+    if agenda.hidden:
+        lines += [f"**{escape_md(o)}**" for o in agenda.outcomes]
+        voted = [escape_md(b.voter_name) for b in agenda.ballots]
+        lines.append(t("agenda.voted", loc, n=len(voted)) + (f": {_some(voted, loc)}" if voted else ""))
+    else:
+        for outcome in agenda.outcomes:
+            voters = [f"{escape_md(b.voter_name)} {b.votes}" for b in agenda.ballots if b.outcome == outcome]
+            lines.append(
+                f"**{escape_md(outcome)}** — {t('agenda.votes', loc, n=tally.get(outcome, 0))}"
+                + (f" · {_some(voters, loc)}" if voters else "")
+            )
+        abstained = [escape_md(b.voter_name) for b in agenda.ballots if b.outcome is None]
+        if abstained:
+            lines.append(f"{t('agenda.abstained', loc)}: {_some(abstained, loc)}")
     fields = []
     if agenda.players:
         nxt = agenda.next_voter() if agenda.open else None
@@ -81,6 +99,14 @@ def agenda_embed(agenda: Agenda) -> Embed:
     )
 
 
+def _some(names: list[str], loc) -> str:
+    """A few names and how many more: a message never grows with the number of voters."""
+    shown = ", ".join(names[:NAMES_PER_OUTCOME])
+    if len(names) > NAMES_PER_OUTCOME:
+        shown += " " + t("agenda.and_more", loc, n=len(names) - NAMES_PER_OUTCOME)
+    return shown
+
+
 def _fields(name: str, items: list[str], sep: str) -> list[tuple[str, str]]:
     chunks = chunk_lines(items, FIELD_VALUE_MAX, sep)
     return [(name + (f" ({i + 1})" if len(chunks) > 1 else ""), c) for i, c in enumerate(chunks)]
@@ -121,16 +147,28 @@ def agenda_reply(agenda: Agenda, content: str = "") -> Reply:
     return Reply(content=content, embeds=[agenda_embed(agenda)], rows=agenda_rows(agenda))
 
 
-def audit_reply(store: AgendaStore, agenda: Agenda) -> Reply:
-    reply = agenda_reply(agenda)
-    lines = [
-        f"`{e['at'][11:19]}` {escape_md(e['actor_name'])}: {e['action']} {escape_md(e['detail'])}".rstrip()
-        for e in store.log(agenda.id)
-    ]
-    reply.embeds[0].fields += _fields(t("agenda.audit", agenda.locale), lines, "\n")[: 25 - len(reply.embeds[0].fields)]
-    reply.rows = []
-    reply.ephemeral = True
-    return reply
+def audit_pages(store: AgendaStore, agenda: Agenda, zone: ZoneInfo, locale) -> Paged:
+    """/agenda show: the agenda, then its whole log, paged; times in the server's zone, labelled.
+    A secret agenda's log shows ballots only once it is closed."""
+    loc = locale or agenda.locale
+    lines = []
+    for e in store.log(agenda.id):
+        detail = e["detail"]
+        if agenda.hidden and e["action"] in ("vote", "abstain"):
+            detail = ""  # who voted, not how, until the agenda closes
+        lines.append(f"`{local_time(e['at'], zone)}` {escape_md(e['actor_name'])}: {e['action']} {escape_md(detail)}".rstrip())
+    header = f"**{t('agenda.audit', loc)}** ({t('agenda.times_in', loc, zone=zone_label(zone))})"
+    pages = [agenda_embed(agenda)]
+    log_pages = paginate(["\n".join([header, *chunk]) for chunk in _chunks(lines, 20)])
+    for text_, _ in log_pages:
+        pages.append(Embed(title=truncate_label(t("agenda.title", loc, id=agenda.id, name=agenda.name), 256), description=text_))
+    for i, page in enumerate(pages):
+        page.footer = footer_page(loc, i + 1, len(pages), page.footer)
+    return Paged(pages, locale=str(loc))
+
+
+def _chunks(items: list[str], size: int) -> list[list[str]]:
+    return [items[i : i + size] for i in range(0, len(items), size)] or [[]]
 
 
 def history_reply(agendas: list[Agenda], locale) -> Reply:

@@ -6,15 +6,21 @@ from __future__ import annotations
 from tabletop.frontend.commands import COMMANDS, Context, Option, command
 from tabletop.frontend.i18n import t
 from tabletop.frontend.render import Embed, Reply
+from tabletop.frontend.timezones import DEFAULT_ZONE, check_zone
 from tabletop.rules import answers
 from tabletop.rules.commands import GAME
 from tabletop.rules.compendium import DEFAULT_GAME
 
 
-@command("settings", Option("chat", kind="bool"), GAME, admin=True)
-def settings(ctx: Context, chat: bool | None = None, game: str | None = None):
-    """Server settings: chat mode on/off and the default game. Without options: show them."""
+@command("settings", Option("chat", kind="bool"), GAME, Option("timezone", max_length=64), admin=True)
+def settings(ctx: Context, chat: bool | None = None, game: str | None = None, timezone: str | None = None):
+    """Server settings: chat mode on/off, the default game, the time zone for times shown.
+    Without options: show them. A bad value changes nothing (all are checked first)."""
     lines = []
+    if timezone is not None:
+        zone = check_zone(timezone, ctx.locale)
+        ctx.state.set_setting(ctx.guild_id, "timezone", zone)
+        lines.append(t("settings.timezone", ctx.locale, zone=zone))
     if game is not None:
         game = answers.check_game(ctx.compendium, game, ctx.locale)
         ctx.state.set_setting(ctx.guild_id, "game", game)
@@ -25,7 +31,8 @@ def settings(ctx: Context, chat: bool | None = None, game: str | None = None):
     if not lines:
         current = ctx.state.get_setting(ctx.guild_id, "chat", "on")
         game_id = ctx.state.get_setting(ctx.guild_id, "game", DEFAULT_GAME)
-        lines.append(t("settings.show", ctx.locale, chat=current, game=game_id))
+        shown_zone = ctx.state.get_setting(ctx.guild_id, "timezone", DEFAULT_ZONE)
+        lines.append(t("settings.show", ctx.locale, chat=current, game=game_id, zone=shown_zone))
     return Reply(embeds=[Embed(description="\n".join(lines))], ephemeral=True)
 
 

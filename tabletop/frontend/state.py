@@ -91,6 +91,10 @@ MIGRATIONS: list[str] = [
     """
     alter table agendas add column locale text not null default 'ko';
     """,
+    # 5: secret ballots: each ballot shown only to its voter until the agenda closes
+    """
+    alter table agendas add column secret integer not null default 0;
+    """,
 ]
 
 
