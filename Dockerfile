@@ -1,22 +1,35 @@
-# TI4 rules bot. Build: docker build -t ti4-rules-bot .
+# TI4 rules bot.
+# Build: docker build -t ti4-rules-bot .
 # Run:   docker run -e DISCORD_TOKEN=... -v ti4-state:/app/state ti4-rules-bot
+# Also:  --read-only (only /app/state is written), --user 12345 (any uid), a bind mount for
+#        /app/state (-v "$PWD/state:/app/state", writable by that uid). See README, Docker.
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
-    STATE_DB=/app/state/state.db
+    PIP_ROOT_USER_ACTION=ignore \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    PIP_NO_CACHE_DIR=1 \
+    STATE_DB=/app/state/state.db \
+    RULES_DB=/app/data/rules.db \
+    MPLCONFIGDIR=/app/state/matplotlib
 
 WORKDIR /app
+# The exact versions CI tested (constraints.txt), installed before the code for a cached layer.
 COPY requirements.txt constraints.txt ./
-RUN pip install --no-cache-dir -r requirements.txt -c constraints.txt
+RUN pip install -r requirements.txt -c constraints.txt
 
 COPY . .
-# The rules database is built into the image; live state goes to a volume.
-RUN python bot.py build \
-    && useradd --create-home --uid 10001 bot \
+# The rules database (and the analyser's user dictionary) is built into the image and readable
+# by any uid; live state goes to /app/state, the only place written at run time.
+RUN MPLCONFIGDIR=/tmp/matplotlib python bot.py build \
+    && chmod -R a+rX /app \
     && mkdir -p /app/state \
-    && chown -R bot:bot /app/state /app/data
+    && chmod 1777 /app/state
 
-USER bot
+USER 10001
 VOLUME ["/app/state"]
+# The bot handles SIGTERM itself (graceful stop, exit 0), also as PID 1.
+STOPSIGNAL SIGTERM
+HEALTHCHECK --interval=60s --timeout=10s --start-period=90s --retries=3 CMD ["python", "bot.py", "health"]
 CMD ["python", "bot.py", "run"]

@@ -17,28 +17,46 @@ from __future__ import annotations
 
 import argparse
 import json
-import logging
 import os
 import sys
 from pathlib import Path
 
 from tabletop import features
+from tabletop.combat.units import UnitDataError
+from tabletop.frontend import logs
 from tabletop.rules import answers, ruledb
 from tabletop.rules.packs import PackError
 
 EXIT_USAGE = 2
+EXIT_FAULT = 3  # the bot cannot run as configured (a state database it cannot open)
 
 
-def _compendium():
+def _compendium(locale: str = "ko"):
+    """The rules, with one warning on stderr (and in the log) when they may be stale."""
     from tabletop.rules.compendium import Compendium
 
-    return Compendium.open()
+    compendium = Compendium.open()
+    warning = answers.rules_warning(compendium, locale)
+    if warning:
+        print(warning, file=sys.stderr)
+    return compendium
 
 
-def _state(path: str | None = None):
-    from tabletop.frontend.state import StateDB
+def _state(path: str | None = None, locale: str = "ko", required: bool = False):
+    """The state database; when it cannot be opened, a clear message and (for the console) a
+    stand-in that answers every write with that message; for the bot, StateUnavailable."""
+    from tabletop.frontend.state import StateDB, StateUnavailable
 
-    return StateDB(path)
+    try:
+        state = StateDB(path, locale)
+    except StateUnavailable as exc:
+        print(exc.message, file=sys.stderr)
+        if required:
+            raise
+        return StateDB.unavailable(exc.message, locale)
+    if state.read_only:
+        print(state.refusal, file=sys.stderr)
+    return state
 
 
 def cmd_build(args) -> int:
@@ -49,7 +67,7 @@ def cmd_build(args) -> int:
 
 
 def cmd_rule(args) -> int:
-    comp = _compendium()
+    comp = _compendium(args.locale)
     try:
         answer = answers.lookup(comp, " ".join(args.query), args.game, args.locale)
     except answers.UserError as exc:
@@ -60,7 +78,7 @@ def cmd_rule(args) -> int:
 
 
 def cmd_search(args) -> int:
-    comp = _compendium()
+    comp = _compendium(args.locale)
     query = " ".join(args.query)
     queries = [line.rstrip("\n") for line in sys.stdin] if query == "-" else [query]
     try:
@@ -96,7 +114,8 @@ def cmd_console(args) -> int:
 
     if args.state:
         os.environ["STATE_DB"] = args.state
-    return console.run(_compendium(), _state(args.state), as_json=args.json, locale=args.locale, game=args.game)
+    compendium = _compendium(args.locale)
+    return console.run(compendium, _state(args.state, args.locale), as_json=args.json, locale=args.locale, game=args.game)
 
 
 def cmd_eval(args) -> int:
@@ -154,10 +173,40 @@ def cmd_run(args) -> int:
         )
         return EXIT_USAGE
     from cogs.client import run_bot
+    from tabletop.frontend.logs import add_secret
+    from tabletop.frontend.state import StateUnavailable
 
-    ruledb.ensure()
-    run_bot(token)
-    return 0
+    add_secret(token)
+    try:
+        state = _state(None, "en", required=True)
+    except StateUnavailable:
+        return EXIT_FAULT
+    _compendium("en")  # builds or checks the rules database now, and warns the admin once
+    return run_bot(token, state)
+
+
+def cmd_health(args) -> int:
+    """For a container HEALTHCHECK: both databases open, and the gateway heartbeat is recent."""
+    import sqlite3
+
+    from cogs.lifecycle import HEARTBEAT_STALE, heartbeat_age
+    from tabletop.paths import rules_db_path, state_db_path
+
+    problems = []
+    for name, path in (("rules", rules_db_path()), ("state", state_db_path())):
+        try:
+            conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+            conn.execute("select count(*) from sqlite_master").fetchone()
+            conn.close()
+        except sqlite3.Error as exc:
+            problems.append(f"{name} database {path}: {exc}")
+    age = heartbeat_age()
+    if age is None or age > HEARTBEAT_STALE:
+        problems.append("no recent gateway heartbeat" if age is None else f"last gateway heartbeat {age:.0f} s ago")
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    print("healthy" if not problems else "unhealthy")
+    return 0 if not problems else 1
 
 
 def cmd_sync(args) -> int:
@@ -200,6 +249,8 @@ def parser() -> argparse.ArgumentParser:
 
     sp = sub.add_parser("run", help="start the Discord bot (needs DISCORD_TOKEN)")
     sp.set_defaults(func=cmd_run)
+    sp = sub.add_parser("health", help="exit 0 when both databases open and the gateway heartbeat is recent")
+    sp.set_defaults(func=cmd_health)
     sp = sub.add_parser("build", help="rebuild the rules database from rules/*.yaml")
     sp.set_defaults(func=cmd_build)
     sp = sub.add_parser("rule", help="print the section that answers QUERY, matched rule marked")
@@ -246,16 +297,12 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     features.load()
     args = parser().parse_args(argv)
-    logging.basicConfig(
-        level=logging.DEBUG if args.verbose else logging.INFO,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-        stream=sys.stderr,
-    )
+    logs.setup(verbose=args.verbose)
     func = getattr(args, "func", cmd_run)
     try:
         return func(args)
-    except PackError as exc:
-        print("The rule packs have problems; the database was not changed:", file=sys.stderr)
+    except (PackError, UnitDataError) as exc:
+        print("The rule packs or unit data have problems; the database was not changed:", file=sys.stderr)
         for message in exc.messages:
             print(f"  {message}", file=sys.stderr)
         return 1

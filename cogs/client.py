@@ -5,7 +5,9 @@ re-attaches persistent buttons on start, and answers every error ephemerally.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import signal
 from typing import cast
 
 import discord
@@ -13,9 +15,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.errors import answer_error
+from cogs.lifecycle import HEARTBEAT_EVERY, HEARTBEAT_STALE, Lifecycle, write_heartbeat
 from cogs.ui import DYNAMIC_ITEMS
 from tabletop import features
-from tabletop.frontend.i18n import DISCORD_LOCALES, command_text
+from tabletop.frontend.i18n import DISCORD_LOCALES, command_text, t
+from tabletop.frontend.logs import command_var, guild_var
 from tabletop.frontend.state import StateDB
 from tabletop.rules.compendium import Compendium
 
@@ -46,6 +50,8 @@ class RulesBot(commands.Bot):
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None, **kwargs)
         self._compendium = compendium
         self._state = state
+        self.lifecycle = Lifecycle()
+        self._heartbeat: asyncio.Task | None = None
 
     @property
     def compendium(self) -> Compendium:
@@ -62,6 +68,8 @@ class RulesBot(commands.Bot):
     async def setup_hook(self) -> None:
         await self.tree.set_translator(TableTranslator())
         self.tree.error(self.on_app_command_error)
+        self.tree.interaction_check = self.accept_interaction  # type: ignore[method-assign]
+        self._heartbeat = asyncio.create_task(self._beat(), name="heartbeat")
         for ext in EXTENSIONS:
             await self.load_extension(ext)
         # Buttons carry what they act on in their custom_id (DynamicItem): the buttons of every
@@ -69,8 +77,43 @@ class RulesBot(commands.Bot):
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         _ = self.compendium.search  # build the search index now, not on the first autocomplete
 
+    async def accept_interaction(self, interaction: discord.Interaction) -> bool:
+        """While stopping, a new command gets a short note instead of half an answer."""
+        if self.lifecycle.stopping:
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.response.send_message(t("bot.stopping", str(interaction.locale)), ephemeral=True)
+            return False
+        guild_var.set(str(interaction.guild_id or "-"))
+        command_var.set(interaction.command.qualified_name if interaction.command else "-")
+        if interaction.type == discord.InteractionType.application_command:
+            self.lifecycle.begin()  # ended on completion or error
+        return True
+
+    async def on_app_command_completion(self, interaction: discord.Interaction, command) -> None:
+        self.lifecycle.end()
+
     async def on_app_command_error(self, interaction: discord.Interaction, error: Exception) -> None:
-        await answer_error(interaction, error)
+        try:
+            await answer_error(interaction, error)
+        finally:
+            if interaction.type == discord.InteractionType.application_command:
+                self.lifecycle.end()
+
+    async def _beat(self) -> None:
+        """The time of the last gateway heartbeat, for `bot.py health`."""
+        while not self.is_closed():
+            if self.is_ready() and self.latency == self.latency and self.latency < HEARTBEAT_STALE:  # not NaN
+                write_heartbeat()
+            await asyncio.sleep(HEARTBEAT_EVERY)
+
+    async def close(self) -> None:
+        if self._heartbeat:
+            self._heartbeat.cancel()
+        await super().close()
+        for store in (self._state, self._compendium):
+            if store is not None and not isinstance(store, _Unloaded):
+                with contextlib.suppress(Exception):
+                    store.close()
 
 
 async def _offline_bot() -> RulesBot:
@@ -102,8 +145,33 @@ def command_payloads() -> list[dict]:
     return asyncio.run(_payloads())
 
 
-def run_bot(token: str) -> None:
-    RulesBot().run(token, log_handler=None)
+def run_bot(token: str, state: StateDB | None = None) -> int:
+    """Run until the gateway closes or SIGTERM/SIGINT asks the bot to stop; 0 on a clean stop."""
+    return asyncio.run(serve(RulesBot(state=state), token))
+
+
+async def serve(bot: RulesBot, token: str) -> int:
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    runner = asyncio.create_task(bot.start(token), name="gateway")
+    stopper = asyncio.create_task(stop.wait(), name="stop-signal")
+    log.info("bot starting")
+    done, _ = await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
+    if stopper in done:
+        log.info("stop requested: taking no new interactions, letting %d finish", bot.lifecycle.in_flight)
+        await bot.lifecycle.drain()
+    else:
+        stopper.cancel()
+    await bot.close()
+    if not runner.done():
+        runner.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await runner
+    failed = runner.done() and not runner.cancelled() and runner.exception() is not None
+    log.info("bot stopped: gateway and databases closed")
+    return 1 if failed else 0
 
 
 def sync_commands(token: str, guild_id: int | None) -> str:

@@ -25,7 +25,7 @@ async def answer_error(interaction: discord.Interaction, error: Exception) -> No
         message = t("error.no_permission", locale)
     else:
         error_id = uuid.uuid4().hex[:8]
-        log.error("command failed [%s]", error_id, exc_info=original)
+        log.error("command failed [%s]", error_id, exc_info=original, extra={"error_id": error_id})
         message = t("error.unexpected", locale, error_id=error_id)
     embed = discord.Embed(description=message, color=COLOR_ERROR)
     try:

@@ -59,8 +59,17 @@ def reports_errors(callback):
     any failure is answered like a command's (ephemeral; an error id for the unexpected)."""
 
     async def guarded(self, interaction: discord.Interaction, *args) -> None:
+        lifecycle = getattr(interaction.client, "lifecycle", None)
+        if lifecycle is not None and lifecycle.stopping:
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.response.send_message(t("bot.stopping", locale_of(interaction)), ephemeral=True)
+            return
         try:
-            await callback(self, interaction, *args)
+            if lifecycle is not None:
+                async with lifecycle.track():
+                    await callback(self, interaction, *args)
+            else:
+                await callback(self, interaction, *args)
         except Exception as exc:  # noqa: BLE001 - every failure gets an answer
             await answer_error(interaction, exc)
 

@@ -13,7 +13,7 @@ from tabletop.agenda.view import agenda_reply, audit_pages
 from tabletop.errors import UserError
 from tabletop.frontend.commands import Context, dispatch
 from tabletop.frontend.render import check_limits
-from tabletop.frontend.state import MIGRATIONS, StateDB
+from tabletop.frontend.state import MIGRATIONS, StateDB, StateUnavailable
 
 ALICE, BOB, CAROL, DAVE = (Player(f"name:{n.lower()}", n) for n in ("Alice", "Bob", "Carol", "Dave"))
 STARTER = Player("999", "Starter")
@@ -276,7 +276,7 @@ def test_a_newer_database_is_refused(tmp_path):
     conn = sqlite3.connect(path)
     conn.execute(f"pragma user_version = {len(MIGRATIONS) + 1}")
     conn.close()
-    with pytest.raises(RuntimeError, match="upgrade the bot"):
+    with pytest.raises(StateUnavailable, match="업그레이드"):
         StateDB(path)
 
 

@@ -87,9 +87,11 @@ def test_build_with_broken_yaml_exits_nonzero_and_keeps_database(tmp_path, cli_e
     assert bad.returncode == 1
     assert "rules/ti4/80.yaml: section 80: 'title' is missing" in bad.stderr
     assert (repo / "data" / "rules.db").read_bytes() == before
-    # and a lookup refuses to run on stale YAML rather than answer from it silently
+    # a lookup answers from the last good database, and says so (never silently)
     rule = subprocess.run([sys.executable, "bot.py", "rule", "80"], cwd=repo, env=env, capture_output=True, text=True)
-    assert rule.returncode == 1 and "'title' is missing" in rule.stderr
+    assert rule.returncode == 0 and "피해 견딤" in rule.stdout
+    assert "마지막으로 정상이던" in rule.stderr and "'title' is missing" in rule.stderr
+    assert (repo / "data" / "rules.db").read_bytes() == before
 
 
 def test_render_json_gives_every_page(cli_env):

@@ -152,7 +152,7 @@ def _battle(ctx: Context, kind: str, options: dict, seed) -> Paged:
     seed = parse_seed(seed, ctx.locale)
     battle = fight(kind, options, unit_book(ctx.compendium), seed, ctx.locale)
     again = log_roll(ctx, f"combat {kind}", options, seed, f"{battle.winner or ''} {battle.control or ''}".strip())
-    odds_id = again.replace("combat:again:", "combat:odds:") if kind != "bombard" else None
+    odds_id = again.replace("combat:again:", "combat:odds:") if again and kind != "bombard" else None
     return battle_pages(battle, ctx.locale, again_id=again, odds_id=odds_id)
 
 

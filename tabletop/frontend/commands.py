@@ -142,9 +142,12 @@ def run(ctx: Context, command_name: str, /, **values):
     return dispatch(ctx, command_name, {k: v for k, v in values.items() if v is not None})
 
 
-def log_roll(ctx: Context, name: str, options: dict, seed: int, summary: str) -> str:
+def log_roll(ctx: Context, name: str, options: dict, seed: int, summary: str) -> str | None:
     """Write a dice command to the state database; returns its "roll again" button's custom_id.
-    The button replays the command (same options, a fresh seed) through this table."""
+    The button replays the command (same options, a fresh seed) through this table. With a
+    read-only state database the dice still roll, without the log and its button (None)."""
+    if ctx.state.read_only:
+        return None
     spec = json.dumps({"command": name, "options": options}, ensure_ascii=False)
     roll_id = ctx.state.log_roll(ctx.guild_id, ctx.channel_id, ctx.user_id, spec, str(seed), summary)
     return f"combat:again:{roll_id}"

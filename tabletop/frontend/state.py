@@ -3,16 +3,34 @@ restarts and crashes. Separate from the disposable rules database; no rebuild to
 
 SQLite in WAL mode with synchronous=FULL: a write is on disk before the caller is told it
 happened. The schema is versioned (PRAGMA user_version) and upgraded by numbered migrations.
+
+Faults are answered, never raised as tracebacks: a database that cannot be opened at all is a
+StateUnavailable with a message naming the path and what to do; one that can only be read is
+opened read-only, and every write is refused with a message (a ballot is never acknowledged).
 """
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 import threading
 from contextlib import contextmanager
 from pathlib import Path
 
+from tabletop.errors import UserError
+from tabletop.frontend.i18n import t
 from tabletop.paths import state_db_path
+
+log = logging.getLogger(__name__)
+
+
+class StateUnavailable(Exception):
+    """The state database cannot be opened: the message says where and what to do."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
 
 MIGRATIONS: list[str] = [
     # 1: server settings
@@ -101,18 +119,62 @@ MIGRATIONS: list[str] = [
 class StateDB:
     """One connection, serialised by a lock; every write is its own committed transaction."""
 
-    def __init__(self, path: Path | str | None = None):
+    def __init__(self, path: Path | str | None = None, locale="ko"):
         self.path = str(path or state_db_path())
-        if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        self.conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=30)
-        self.conn.row_factory = sqlite3.Row
+        self.locale = locale
         self.lock = threading.RLock()
-        self.conn.execute("pragma journal_mode = wal")
-        self.conn.execute("pragma synchronous = full")
-        self.conn.execute("pragma foreign_keys = on")
-        self.conn.execute("pragma busy_timeout = 30000")
+        self.refusal = ""  # why writes are refused (read-only), empty when they are not
+        try:
+            self.conn = self._connect()
+        except (sqlite3.Error, OSError) as exc:
+            raise StateUnavailable(t("state.unavailable", locale, path=self.path, reason=_reason(exc))) from None
         self.migrate()
+
+    def _connect(self) -> sqlite3.Connection:
+        if self.path == ":memory:":
+            return self._configure(sqlite3.connect(self.path, check_same_thread=False, isolation_level=None))
+        target = Path(self.path)
+        if target.is_dir():
+            raise IsADirectoryError(self.path)
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=30)
+            return self._configure(conn)
+        except (sqlite3.OperationalError, PermissionError) as exc:
+            if not target.exists():
+                raise
+            # the file is there but cannot be written: read what it holds, refuse changes
+            self.refusal = t("state.read_only", self.locale, path=self.path)
+            log.warning("state database %s is read-only (%s): reads only", self.path, _reason(exc))
+            uri = f"file:{target.resolve()}?mode=ro"
+            try:
+                conn = sqlite3.connect(uri, uri=True, check_same_thread=False, isolation_level=None)
+                conn.execute("select count(*) from sqlite_master").fetchone()
+            except sqlite3.Error:
+                conn = sqlite3.connect(uri + "&immutable=1", uri=True, check_same_thread=False, isolation_level=None)
+            conn.row_factory = sqlite3.Row
+            return conn
+
+    @staticmethod
+    def _configure(conn: sqlite3.Connection) -> sqlite3.Connection:
+        conn.row_factory = sqlite3.Row
+        conn.execute("pragma journal_mode = wal")
+        conn.execute("pragma synchronous = full")
+        conn.execute("pragma foreign_keys = on")
+        conn.execute("pragma busy_timeout = 30000")
+        return conn
+
+    @classmethod
+    def unavailable(cls, message: str, locale="ko") -> StateDB:
+        """A stand-in when the real database cannot be opened: empty, and every write is
+        refused with the message, so commands that only read still answer."""
+        state = cls(":memory:", locale)
+        state.refusal = message
+        return state
+
+    @property
+    def read_only(self) -> bool:
+        return bool(self.refusal)
 
     @property
     def version(self) -> int:
@@ -122,9 +184,9 @@ class StateDB:
         with self.lock:
             current = self.version
             if current > len(MIGRATIONS):
-                raise RuntimeError(
-                    f"{self.path} has schema version {current}, newer than this bot ({len(MIGRATIONS)}): upgrade the bot"
-                )
+                raise StateUnavailable(t("state.too_new", self.locale, path=self.path, version=current, ours=len(MIGRATIONS)))
+            if current < len(MIGRATIONS) and self.refusal:
+                raise StateUnavailable(t("state.needs_upgrade", self.locale, path=self.path))
             for number, script in enumerate(MIGRATIONS[current:], start=current + 1):
                 with self.transaction() as c:
                     for statement in script.split(";"):
@@ -134,7 +196,10 @@ class StateDB:
 
     @contextmanager
     def transaction(self):
-        """BEGIN IMMEDIATE … COMMIT: concurrent writers (other processes too) wait their turn."""
+        """BEGIN IMMEDIATE … COMMIT: concurrent writers (other processes too) wait their turn.
+        A read-only database refuses here, before anything is acknowledged."""
+        if self.refusal:
+            raise UserError(self.refusal)
         with self.lock:
             self.conn.execute("begin immediate")
             try:
@@ -171,3 +236,11 @@ class StateDB:
     def close(self) -> None:
         with self.lock:
             self.conn.close()
+
+
+def _reason(exc: BaseException) -> str:
+    if isinstance(exc, IsADirectoryError):
+        return "is a directory"
+    if isinstance(exc, PermissionError):
+        return "permission denied"
+    return str(exc) or type(exc).__name__

@@ -48,7 +48,22 @@ def check_query(query: str | None, locale) -> str:
     return query
 
 
+def rules_warning(compendium: Compendium, locale) -> str:
+    """For the admin, in their language: why answers may come from an older database (or none);
+    empty when the database matches the rule packs."""
+    status = compendium.status
+    if not status.kind:
+        return ""
+    if status.path is None:
+        head = t("rules.missing.invalid", locale)
+    else:
+        head = t(f"rules.stale.{status.kind}", locale)
+    return "\n".join([head, *(f"  {m}" for m in status.problems[:20])])
+
+
 def check_game(compendium: Compendium, game: str | None, locale) -> str:
+    if not compendium.packs:  # the rules could not be loaded at all (the admin is told why)
+        raise UserError(t("rules.unavailable", locale))
     game = (game or DEFAULT_GAME).strip().lower()
     if game not in compendium.packs:
         names = ", ".join(f"{p.id} ({p.name(str(locale))})" for p in compendium.packs.values())

@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
+import sqlite_utils
+
 from tabletop.rules import ruledb
 from tabletop.rules.packs import Item, Pack, Rule, Section, Term
 
@@ -23,23 +25,50 @@ class RelatedTopic:
 
 
 class Compendium:
-    def __init__(self, db_path: Path):
+    def __init__(self, db_path: Path, conn: sqlite3.Connection | None = None):
         self.db_path = Path(db_path)
         self.user_dictionary = ruledb.user_dictionary_path(self.db_path)
         # check_same_thread=False: the Discord bot calls from its event loop thread and from
         # executor threads; the connection is only ever read.
-        self.conn = sqlite3.connect(f"file:{self.db_path}?mode=ro", uri=True, check_same_thread=False)
+        self.conn = conn or sqlite3.connect(f"file:{self.db_path}?mode=ro", uri=True, check_same_thread=False)
         self.packs: dict[str, Pack] = {}
         self._sections: dict[tuple[str, str], Section] = {}
         self._related: dict[tuple[str, str], tuple[RelatedTopic, ...]] = {}
+        self.status = ruledb.Status(self.db_path)  # why the answers may be stale, for the admin
         self._load()
 
     @classmethod
     def open(cls, db_path: Path | None = None) -> Compendium:
-        """Open the rules database, rebuilding it first when the YAML has changed."""
-        return cls(ruledb.ensure(db_path=db_path))
+        """Open the rules database, rebuilding it first when the YAML has changed. When it
+        cannot be rebuilt (invalid packs, a read-only filesystem) the last good database
+        answers, and `status` says why; with no database at all, only the unit data is
+        loaded, so commands that do not need the rules (dice, combat) keep working."""
+        status = ruledb.ensure_served(db_path=db_path)
+        if status.path is not None:
+            compendium = cls(status.path)
+        else:
+            compendium = cls.units_only()
+        compendium.status = status
+        return compendium
+
+    @classmethod
+    def units_only(cls) -> Compendium:
+        """No rule packs, only the unit tables (read from their YAML) for the combat dice."""
+        conn = sqlite3.connect(":memory:", check_same_thread=False)
+        try:
+            rows = ruledb.load_units()
+        except Exception:  # the unit data has problems too: no units either
+            rows = []
+        if rows:
+            sqlite_utils.Database(conn).table("units").insert_all(rows, pk=("game", "id"))
+        return cls(Path(":memory:"), conn)
+
+    def _has(self, table: str) -> bool:
+        return self.conn.execute("select 1 from sqlite_master where type = 'table' and name = ?", (table,)).fetchone() is not None
 
     def _load(self) -> None:
+        if not self._has("sections"):
+            return
         c = self.conn
         rules: dict[tuple[str, str], list[Rule]] = {}
         for pack, section, rid, heading, text, items, note in c.execute(

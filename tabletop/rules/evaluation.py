@@ -12,10 +12,21 @@ from tabletop.rules import text
 
 
 def load_queries(path: Path) -> list[dict]:
-    with Path(path).open(encoding="utf-8") as f:
-        data = yaml.safe_load(f) or []
-    if not isinstance(data, list) or not all(isinstance(q, dict) and "q" in q for q in data):
+    """A query file; ValueError naming the file (and the line) when it cannot be used."""
+    try:
+        with Path(path).open(encoding="utf-8") as f:
+            data = yaml.safe_load(f) or []
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f", line {mark.line + 1}" if mark else ""
+        raise ValueError(f"{path}{where}: not valid YAML ({getattr(exc, 'problem', None) or exc})") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ValueError(f"{path}: cannot be read ({exc})") from None
+    if not isinstance(data, list):
         raise ValueError(f"{path}: expected a list of {{q:, expect:, kind:}} entries")
+    for index, q in enumerate(data, 1):
+        if not isinstance(q, dict) or "q" not in q:
+            raise ValueError(f"{path}: entry {index}: expected {{q:, expect:, kind:}}")
     return data
 
 

@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
 import sqlite3
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import sqlite_utils
@@ -19,6 +21,8 @@ from tabletop.combat import units
 from tabletop.paths import DATA_DIR, RULES_DIR, rules_db_path
 from tabletop.rules import morph, text
 from tabletop.rules.packs import Pack, PackError, Section, load_packs
+
+log = logging.getLogger(__name__)
 
 # Bump when the database layout or the tokeniser changes, so old databases are rebuilt.
 SCHEMA_VERSION = "5"
@@ -259,6 +263,33 @@ def ensure(rules_dir: Path = RULES_DIR, db_path: Path | None = None, data_dir: P
     if stored_hash(db_path) != content_hash(rules_dir, data_dir):
         build(rules_dir, db_path, data_dir)
     return db_path
+
+
+@dataclass(frozen=True)
+class Status:
+    """The database to answer from, and why it may not match the YAML (for the admin)."""
+
+    path: Path | None  # None: no usable database at all
+    problems: tuple[str, ...] = ()  # validation messages, or why the database could not be written
+    kind: str = ""  # "" | "invalid" (the packs have problems) | "unwritable" (cannot rebuild)
+
+
+def ensure_served(rules_dir: Path = RULES_DIR, db_path: Path | None = None, data_dir: Path = DATA_DIR) -> Status:
+    """Like ensure, for a running bot: when the packs changed but cannot be built (invalid, or a
+    read-only filesystem), keep answering from the database that is there, and say why."""
+    db_path = Path(db_path or rules_db_path())
+    stored = stored_hash(db_path)
+    try:
+        if stored == content_hash(rules_dir, data_dir):
+            return Status(db_path)
+        build(rules_dir, db_path, data_dir)
+        return Status(db_path)
+    except (PackError, units.UnitDataError) as exc:
+        problems, kind = tuple(exc.messages), "invalid"
+    except OSError as exc:  # a read-only image, another user's files
+        problems, kind = (f"{db_path.parent}: {exc.strerror or exc}",), "unwritable"
+    log.warning("rules database not rebuilt (%s): %s", kind, "; ".join(problems[:5]))
+    return Status(db_path if stored is not None else None, problems, kind)
 
 
 __all__ = ["build", "ensure", "content_hash", "PackError", "SCHEMA_VERSION"]

@@ -410,6 +410,8 @@ class SearchEngine:
 
     def _load_docs(self) -> dict[str, list[_Doc]]:
         out: dict[str, list[_Doc]] = {}
+        if not self.compendium.packs:  # no rules loaded (see Compendium.units_only)
+            return out
         for pack, section, rule, lemmas, bigrams, unigrams in self.conn.execute(
             "select pack, section, rule, lemmas, bigrams, unigrams from docs order by rowid"
         ):

@@ -1,0 +1,75 @@
+"""One log format for the bot: time, level, logger, guild, command, error id, message.
+
+Guild, command and error id come from context variables that the Discord layer sets for the
+interaction being handled, so every line logged while handling it carries them. LOG_LEVEL sets
+the level (default INFO). Secrets never reach a log line: the bot token's value, and anything
+shaped like a Discord token, is replaced by "[token]" in every record, arguments and tracebacks
+included.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import logging
+import os
+import re
+import sys
+
+FORMAT = "%(asctime)s %(levelname)s %(name)s guild=%(guild)s command=%(command)s error=%(error_id)s: %(message)s"
+# Discord bot tokens: base64 user id, a dot, a timestamp, a dot, an HMAC
+TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{23,28}\.[A-Za-z0-9_-]{6,7}\.[A-Za-z0-9_-]{27,}")
+
+guild_var: contextvars.ContextVar[str] = contextvars.ContextVar("guild", default="-")
+command_var: contextvars.ContextVar[str] = contextvars.ContextVar("command", default="-")
+error_var: contextvars.ContextVar[str] = contextvars.ContextVar("error_id", default="-")
+
+_secrets: set[str] = set()
+
+
+def add_secret(value: str | None) -> None:
+    """A value that must never be logged (the token), whatever its shape."""
+    if value and len(value) >= 8:
+        _secrets.add(value)
+
+
+def redact(text: str) -> str:
+    for secret in _secrets:
+        text = text.replace(secret, "[token]")
+    return TOKEN_SHAPE.sub("[token]", text)
+
+
+class ContextAndRedaction(logging.Filter):
+    """Adds the interaction's guild, command and error id; takes secrets out of the message."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.guild = guild_var.get()
+        record.command = command_var.get()
+        record.error_id = getattr(record, "error_id", None) or error_var.get()
+        record.msg = redact(record.getMessage())
+        record.args = ()
+        return True
+
+
+class RedactingFormatter(logging.Formatter):
+    """Redacts the formatted line as well: tracebacks are formatted after the filter runs."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return redact(super().format(record))
+
+
+def setup(verbose: bool = False, stream=None) -> None:
+    """Configure the root logger once: the format, the level from LOG_LEVEL, redaction."""
+    level_name = os.environ.get("LOG_LEVEL", "DEBUG" if verbose else "INFO").upper()
+    level = getattr(logging, level_name, None)
+    if not isinstance(level, int):
+        level = logging.INFO
+    handler = logging.StreamHandler(stream or sys.stderr)
+    handler.setFormatter(RedactingFormatter(FORMAT))
+    handler.addFilter(ContextAndRedaction())
+    root = logging.getLogger()
+    for old in list(root.handlers):
+        root.removeHandler(old)
+    root.addHandler(handler)
+    root.setLevel(level)
+    if level_name not in logging.getLevelNamesMapping():
+        logging.getLogger(__name__).warning("LOG_LEVEL=%s is not a level; using INFO", level_name[:20])
