@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from tabletop.agenda.store import KINDS, MAX_VOTES, TYPES, AgendaStore, Player, parse_people, split_outcomes
 from tabletop.agenda.view import agenda_reply, audit_pages, history_reply
 from tabletop.errors import UserError
-from tabletop.frontend.commands import Context, Option, command
+from tabletop.frontend.commands import Context, Option, command, component
 from tabletop.frontend.i18n import t
 from tabletop.frontend.render import Reply
 from tabletop.frontend.timezones import server_zone
@@ -140,3 +140,31 @@ def show(ctx: Context, id=None):
 @command("agenda history")
 def history(ctx: Context):
     return history_reply(store(ctx).history(ctx.guild_id, ctx.channel_id), ctx.locale)
+
+
+@component(r"agenda:(?P<id>\d+):(?P<action>vote|pick|planet|abstain|predict)(?::(?P<index>\d+))?")
+def press(ctx: Context, match, value=None, ask=lambda prompt: None):
+    """The agenda message's buttons, for the console: the same steps as Discord's form."""
+    agenda_id, action = int(match["id"]), match["action"]
+    agenda = store(ctx).get(agenda_id)
+    if agenda is None or not agenda.open:
+        raise UserError(t("agenda.closed", ctx.locale, name=agenda.name if agenda else "?"))
+    if action == "abstain":
+        return cast_vote(ctx, agenda_id, None, 0)
+    if action == "predict":
+        outcome = ask(t("agenda.modal.predict", ctx.locale))
+        if not outcome:
+            raise UserError(t("agenda.unknown_outcome", ctx.locale, outcome="", outcomes=", ".join(agenda.outcomes)))
+        return make_prediction(ctx, agenda_id, outcome)
+    if action == "planet":
+        outcome = ask(t("agenda.modal.planet", ctx.locale)) or ""
+    else:
+        index = int(value if action == "pick" and value is not None else match["index"] or -1)
+        if not 0 <= index < len(agenda.outcomes):
+            raise UserError(t("agenda.unknown_outcome", ctx.locale, outcome=str(index), outcomes=", ".join(agenda.outcomes)))
+        outcome = agenda.outcomes[index]
+    store(ctx).voter(agenda, me(ctx), ctx.locale)  # refuse a stranger before asking
+    raw = (ask(t("agenda.modal.votes", ctx.locale)) or "").strip()
+    if not raw.isdigit():
+        raise UserError(t("agenda.bad_number", ctx.locale, limit=MAX_VOTES))
+    return cast_vote(ctx, agenda_id, outcome, int(raw))

@@ -18,7 +18,7 @@ from tabletop.combat.report import battle_pages, odds_pages, roll_pages
 from tabletop.combat.resolver import Battle, resolve
 from tabletop.combat.units import Side, UnitBook, parse_order, parse_side
 from tabletop.errors import UserError
-from tabletop.frontend.commands import Context, Option, command, log_roll
+from tabletop.frontend.commands import Context, Option, command, component, log_roll
 from tabletop.frontend.i18n import t
 from tabletop.frontend.render import Attachment, Paged
 
@@ -252,3 +252,13 @@ def odds_of(ctx: Context, roll_id: int) -> Paged:
     if kind not in ("space", "ground", "invade"):
         raise UserError(t("dice.unknown_roll", ctx.locale))
     return odds_answer(ctx, kind, spec["options"])
+
+
+@component(r"combat:again:(?P<id>\d+)")
+def press_again(ctx: Context, match, value=None, ask=None):
+    return roll_again(ctx, int(match["id"]))
+
+
+@component(r"combat:odds:(?P<id>\d+)")
+def press_odds(ctx: Context, match, value=None, ask=None):
+    return odds_of(ctx, int(match["id"]))

@@ -456,8 +456,7 @@ def parse_side(spec: str, book: UnitBook, locale="ko", field_name: str = "units"
         dice = int(m["dice"]) if m["dice"] is not None else None
         if found is None:
             if value is None:
-                suggestions = book.suggest(name, locale)
-                raise UserError(t("combat.unknown_unit", locale, name=name[:40], suggestions=", ".join(suggestions) or "-"))
+                raise UserError(unknown_unit(book, name, locale))
             uid = f"custom:{text.key(name)[:20] or 'unit'}"
             template = Unit(id=uid, names={"ko": name[:30], "en": name[:30]}, type="infantry", ground=True, cost=1.0)
         else:
@@ -482,6 +481,14 @@ def parse_side(spec: str, book: UnitBook, locale="ko", field_name: str = "units"
     return side
 
 
+def unknown_unit(book: UnitBook, name: str, locale) -> str:
+    """An unknown name, with the closest names when there are any."""
+    suggestions = book.suggest(name, locale)
+    if suggestions:
+        return t("combat.unknown_unit", locale, name=name[:40], suggestions=", ".join(suggestions))
+    return t("combat.unknown_unit_plain", locale, name=name[:40])
+
+
 def parse_order(spec: str | None, book: UnitBook, locale="ko", side: Side | None = None) -> list[str]:
     """A hit order such as "mech, infantry": unit ids to lose first, in that order. Ad hoc units
     of the side (custom@6) may be named too."""
@@ -496,8 +503,6 @@ def parse_order(spec: str | None, book: UnitBook, locale="ko", side: Side | None
             continue
         found = book.find(name)
         if not found or found[0] != "units":
-            raise UserError(
-                t("combat.unknown_unit", locale, name=name[:40], suggestions=", ".join(book.suggest(name, locale)) or "-")
-            )
+            raise UserError(unknown_unit(book, name, locale))
         out.append(found[1])
     return out

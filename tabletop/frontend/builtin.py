@@ -38,22 +38,26 @@ def settings(ctx: Context, chat: bool | None = None, game: str | None = None, ti
 
 @command("game", Option("name", autocomplete="game", max_length=50), console_only=True)
 def game(ctx: Context, name: str | None = None):
-    """Console: choose which game's rules /rule and /search look up."""
+    """Console: which game's rules /rule and /search look up. With a name (an id or a name in
+    any language) it switches; without one it shows the current game and the list."""
     if name:
         ctx.game = answers.check_game(ctx.compendium, name, ctx.locale)
     current = ctx.compendium.packs[ctx.default_game()]
     listing = "\n".join(
         f"{'▶' if p.id == current.id else ' '} {p.id} — {p.name(ctx.locale)}" for p in ctx.compendium.packs.values()
     )
-    return Reply(content=t("console.game", ctx.locale, game=current.name(ctx.locale)) + "\n" + listing)
+    head = t("console.game" if name else "console.game_now", ctx.locale, game=current.name(ctx.locale))
+    return Reply(content=head + "\n" + listing)
 
 
 @command("help", console_only=True)
 def help_(ctx: Context):
+    """Every command with its options, and the console's own ways: bare questions, ?, as NAME:,
+    numbered buttons, the unit grammar."""
     lines = []
     for cmd in COMMANDS.values():
         opts = " ".join(f"{o.name}:" + ("…" if o.required else "[…]") for o in cmd.options)
         lines.append(f"/{cmd.name} {opts}".rstrip())
     lines.append("/quit")
-    lines += ["", t("help.units", ctx.locale)]
+    lines += ["", t("help.console", ctx.locale), "", t("help.units", ctx.locale)]
     return Reply(content="\n".join(lines))

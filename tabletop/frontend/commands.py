@@ -104,33 +104,47 @@ def convert(cmd: Command, raw: dict[str, str], locale) -> dict:
 
 
 def convert_value(opt: Option, value, locale):
+    """One option's value, checked; a UserError says in a sentence what is wrong and what fits."""
     if opt.kind == "int":
+        low = opt.min_value if opt.min_value is not None else "…"
+        high = opt.max_value if opt.max_value is not None else "…"
         try:
             number = int(str(value).strip())
         except ValueError:
-            raise UserError(t("error.option", locale, option=opt.name, problem=f"'{str(value)[:40]}' ≠ 0-9")) from None
+            raise UserError(t("error.not_a_number", locale, option=opt.name, value=str(value)[:40], low=low, high=high)) from None
         if opt.min_value is not None and number < opt.min_value or opt.max_value is not None and number > opt.max_value:
-            raise UserError(t("error.option", locale, option=opt.name, problem=f"{opt.min_value}–{opt.max_value}"))
+            raise UserError(t("error.out_of_range", locale, option=opt.name, value=number, low=low, high=high))
         return number
     if opt.kind == "bool":
         if isinstance(value, bool):
             return value
         b = _bool(str(value))
         if b is None:
-            raise UserError(t("error.option", locale, option=opt.name, problem="true / false"))
+            raise UserError(t("error.not_a_bool", locale, option=opt.name, value=str(value)[:40]))
         return b
     text = str(value).strip()
     if opt.max_length and len(text) > opt.max_length:
-        raise UserError(t("error.option", locale, option=opt.name, problem=f"≤ {opt.max_length}"))
+        raise UserError(t("error.too_long", locale, option=opt.name, limit=opt.max_length, length=len(text)))
     if opt.choices and text not in opt.choices:
-        raise UserError(t("error.option", locale, option=opt.name, problem=" | ".join(opt.choices)))
+        raise UserError(t("error.not_a_choice", locale, option=opt.name, value=text[:40], choices=", ".join(opt.choices)))
     return text
+
+
+def subcommands(group: str) -> list[str]:
+    """The subcommands of a group (combat -> space, ground, …), in the order they were declared."""
+    return [name.split(" ", 1)[1] for name in COMMANDS if name.startswith(f"{group} ")]
 
 
 def dispatch(ctx: Context, name: str, raw_options: dict[str, str]):
     """Run a command by name with text options (the console's path)."""
     cmd = COMMANDS.get(name)
     if cmd is None:
+        if not name.strip():
+            raise UserError(t("error.no_command", ctx.locale))
+        subs = subcommands(name.split(" ", 1)[0])
+        if subs:
+            group = name.split(" ", 1)[0]
+            raise UserError(t("error.which_subcommand", ctx.locale, group=group, subs=", ".join(subs)))
         raise UserError(t("error.unknown_command", ctx.locale, command=name[:40]))
     if cmd.admin and not ctx.is_admin:
         raise UserError(t("error.no_permission", ctx.locale))
@@ -163,13 +177,23 @@ def as_replies(result) -> list[Reply]:
 
 # --- console line parsing ---------------------------------------------------------------------
 
+QUIT = ("/quit", "/exit", "quit", "exit")  # words that end a console session
+_OPTION_RE = re.compile(r"(?:^|\s)([a-z][a-z_]{0,31}):(?!//)")  # name:value, not a URL
 _AS_RE = re.compile(r"^as\s+([^:]{1,64}):\s*(.*)$", re.IGNORECASE | re.DOTALL)
+
+
+def single_word(opt: Option) -> bool:
+    """Options whose value is one word (a number, yes/no, a choice, a game, a seed): free text
+    after them on a console line belongs to the command's first option."""
+    return opt.kind in ("int", "bool") or bool(opt.choices) or opt.autocomplete == "game" or opt.name in ("seed", "id", "retreat")
 
 
 def parse_line(line: str) -> tuple[str | None, str, dict[str, str]]:
     """'as NAME: /agenda vote outcome:가결 votes:4' -> ('NAME', 'agenda vote', {...}).
 
-    Text before the first `name:` goes to the command's first option, so '/rule 79.1' works.
+    Free text may stand anywhere between `name:value` options: it goes to the command's first
+    option, so '/rule 79.1' and '/rule game:galaxy-trucker 14.2' both work. A one-word option
+    (a game, a number, yes/no) takes one word; any other takes the text up to the next option.
     A line without a leading slash is a /rule query, like chat mode's '?'.
     """
     line = line.strip()
@@ -188,18 +212,50 @@ def parse_line(line: str) -> tuple[str | None, str, dict[str, str]]:
         name = f"{name} {words[1].lower()}"
         rest = rest[len(words[1]) :].lstrip()
     cmd = COMMANDS.get(name)
-    names = [o.name for o in cmd.options] if cmd else []
     options: dict[str, str] = {}
-    if names:
-        pattern = re.compile(r"(?:^|\s)(" + "|".join(map(re.escape, names)) + r"):")
-        matches = list(pattern.finditer(rest))
-        head = rest[: matches[0].start()] if matches else rest
-        if head.strip():
-            options[names[0]] = head.strip()
+    if cmd and cmd.options:
+        known = {o.name: o for o in cmd.options}
+        matches = list(_OPTION_RE.finditer(rest))  # unknown names too: convert() says which exist
+        free = [rest[: matches[0].start()] if matches else rest]
         for i, match in enumerate(matches):
             end = matches[i + 1].start() if i + 1 < len(matches) else len(rest)
-            options[match.group(1)] = rest[match.end() : end].strip()
+            value = rest[match.end() : end].strip()
+            if match.group(1) in known and single_word(known[match.group(1)]) and " " in value:
+                value, extra = value.split(" ", 1)
+                free.append(extra)
+            options[match.group(1)] = value
+        text = " ".join(part.strip() for part in free if part.strip())
+        first = cmd.options[0].name
+        if text:
+            options[first] = f"{options[first]} {text}".strip() if first in options else text
     elif rest.strip():
         stray = re.match(r"(\w+):", rest.strip())
         options[stray.group(1) if stray else "_"] = rest.strip()
     return actor, name, options
+
+
+# --- buttons and menus, for front ends that cannot press them natively (the console) ---------------
+
+ComponentHandler = Callable[..., object]
+COMPONENTS: list[tuple[re.Pattern, ComponentHandler]] = []
+
+
+def component(pattern: str):
+    """Declare what pressing a button (or choosing a menu option) with this custom_id does:
+    handler(ctx, match, value, ask) where value is the chosen option of a menu, and ask(prompt)
+    asks the person for more (a number of votes) and returns their answer or None."""
+
+    def register(fn: ComponentHandler) -> ComponentHandler:
+        COMPONENTS.append((re.compile(pattern), fn))
+        return fn
+
+    return register
+
+
+def press(ctx: Context, custom_id: str, value: str | None = None, ask: Callable[[str], str | None] = lambda _: None):
+    """Run what a button or a menu option does, by its custom_id."""
+    for pattern, handler in COMPONENTS:
+        m = pattern.fullmatch(custom_id)
+        if m:
+            return handler(ctx, m, value, ask)
+    raise UserError(t("error.unknown_button", ctx.locale))

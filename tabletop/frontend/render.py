@@ -51,6 +51,20 @@ def plain(markdown: str) -> str:
     return re.sub(r"\\(.)", r"\1", out)
 
 
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\x80-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def harmless(value: str) -> str:
+    """Control characters shown as symbols, never sent to the terminal: '\\x1b[31m' cannot
+    recolour it, and bidi overrides cannot reorder what is shown."""
+
+    def picture(m: re.Match) -> str:
+        ch = m.group(0)
+        return chr(0x2400 + ord(ch)) if ord(ch) < 0x20 else "␡" if ch == "\x7f" else "�"
+
+    return _CONTROL.sub(picture, value)
+
+
 @dataclass
 class Embed:
     title: str = ""

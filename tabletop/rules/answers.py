@@ -27,6 +27,7 @@ from tabletop.frontend.render import (
     paginate,
     truncate_label,
 )
+from tabletop.rules import text as rules_text
 from tabletop.rules.compendium import DEFAULT_GAME, Compendium, RelatedTopic
 from tabletop.rules.packs import Rule, Section
 from tabletop.rules.search import MAX_QUERY_CHARS, MissingTopic, Result
@@ -64,11 +65,18 @@ def rules_warning(compendium: Compendium, locale) -> str:
 def check_game(compendium: Compendium, game: str | None, locale) -> str:
     if not compendium.packs:  # the rules could not be loaded at all (the admin is told why)
         raise UserError(t("rules.unavailable", locale))
-    game = (game or DEFAULT_GAME).strip().lower()
-    if game not in compendium.packs:
-        names = ", ".join(f"{p.id} ({p.name(str(locale))})" for p in compendium.packs.values())
-        raise UserError(t("unknown_game", locale, game=game[:50], games=names))
-    return game
+    wanted = (game or DEFAULT_GAME).strip()
+    key = rules_text.key(wanted)
+    names = {
+        pack.id: {rules_text.key(pack.id), *(rules_text.key(n) for n in pack.names.values())}
+        for pack in compendium.packs.values()
+    }
+    exact = [pid for pid, keys in names.items() if key in keys]  # an id or a name in any language
+    starts = [pid for pid, keys in names.items() if key and any(k.startswith(key) for k in keys)]
+    if exact or len(starts) == 1:  # or the start of one game's name only: 'twilight', '리프트'
+        return (exact or starts)[0]
+    games = ", ".join(f"{p.id} ({p.name(str(locale))})" for p in compendium.packs.values())
+    raise UserError(t("unknown_game", locale, game=wanted[:50], games=games))
 
 
 # --- a section as pages ------------------------------------------------------------------

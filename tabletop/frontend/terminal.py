@@ -1,0 +1,336 @@
+"""The console as a terminal app (when a person types at it): line editing, history kept between
+sessions and completion (prompt_toolkit); answers rendered with headings, the highlighted rule
+and colours (rich); buttons and menus shown as numbered choices that typing the number presses,
+paging included. Piped sessions never come here: console.py keeps them plain, as scripts expect.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import tempfile
+import time
+import uuid
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from prompt_toolkit import PromptSession
+from prompt_toolkit.completion import Completer, Completion
+from prompt_toolkit.history import FileHistory, History, InMemoryHistory
+from rich.console import Console
+from rich.text import Text
+
+from tabletop.errors import UserError
+from tabletop.frontend import commands
+from tabletop.frontend.i18n import t
+from tabletop.frontend.render import Attachment, Button, Paged, Reply, Select, harmless
+from tabletop.rules import text as rules_text
+from tabletop.rules.answers import error_reply
+
+log = logging.getLogger(__name__)
+
+_NUMBER = re.compile(r"^(?:as\s+(?P<actor>[^:]{1,64}):\s*)?(?P<n>\d{1,3})$", re.IGNORECASE)
+
+
+def history_path() -> Path:
+    """Where the console keeps its history between sessions (XDG state directory)."""
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(base) / "ti4-rules-bot" / "console_history"
+
+
+def open_history() -> History:
+    path = history_path()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.touch(exist_ok=True)
+        return FileHistory(str(path))
+    except OSError:  # a read-only home: history for this session only
+        return InMemoryHistory()
+
+
+# --- rendering ----------------------------------------------------------------------------------
+
+_INLINE = re.compile(r"\\([*_~`|\\>#-])|\*\*(.+?)\*\*|__(.+?)__|\*(.+?)\*|(?<!\w)_(.+?)_(?!\w)|`(.+?)`|~~(.+?)~~")
+
+
+def markdown(line: str, base: str = "") -> Text:
+    """One line of Discord markdown as styled text: **bold**, *italic*, __underline__, `code`."""
+    out = Text(style=base)
+    pos = 0
+    for m in _INLINE.finditer(line):
+        out.append(harmless(line[pos : m.start()]))
+        escaped, bold, under, italic, italic2, code, strike = m.groups()
+        if escaped is not None:
+            out.append(escaped)
+        elif bold is not None:
+            out.append_text(markdown(bold, "bold"))
+        elif under is not None:
+            out.append_text(markdown(under, "underline"))
+        elif italic is not None or italic2 is not None:
+            out.append_text(markdown(italic or italic2, "italic"))
+        elif code is not None:
+            out.append(harmless(code), style="cyan")
+        elif strike is not None:
+            out.append(harmless(strike), style="strike")
+        pos = m.end()
+    out.append(harmless(line[pos:]))
+    return out
+
+
+def block(description: str) -> list[Text]:
+    """A description: '> ' lines are the highlighted rule, '-# ' lines are small print."""
+    lines = []
+    for line in description.split("\n"):
+        if line.startswith("> ") or line == ">":
+            lines.append(Text("┃ ", style="bold yellow") + markdown(line[2:], "bold yellow"))
+        elif line.startswith("-# "):
+            lines.append(markdown(line[3:], "dim"))
+        else:
+            lines.append(markdown(line))
+    return lines
+
+
+class Choice:
+    """A numbered thing to press: a button, or one option of a menu."""
+
+    def __init__(self, label: str, custom_id: str, value: str | None = None):
+        self.label, self.custom_id, self.value = label, custom_id, value
+
+
+def choices(reply: Reply) -> list[Choice]:
+    out = []
+    for row in reply.rows:
+        for c in row:
+            if isinstance(c, Button) and not c.disabled and c.custom_id:
+                out.append(Choice(f"{c.emoji + ' ' if c.emoji else ''}{c.label}", c.custom_id))
+            elif isinstance(c, Select):
+                out += [Choice(f"{c.placeholder.rstrip('…')}: {o.label}", c.custom_id, o.value) for o in c.options]
+    return out
+
+
+def save(attachment: Attachment) -> str:
+    """An attachment (the odds chart) written where the person can open it; its path, or its
+    name and size when nothing can be written."""
+    folder = Path(tempfile.gettempdir()) / f"ti4-rules-bot-{os.getuid() if hasattr(os, 'getuid') else 'user'}"
+    try:
+        folder.mkdir(mode=0o700, exist_ok=True)
+        stem, _, ext = Path(attachment.name).name.rpartition(".")
+        path = folder / f"{stem}-{time.strftime('%H%M%S')}-{uuid.uuid4().hex[:4]}.{ext}"
+        path.write_bytes(attachment.data)
+        return str(path)
+    except OSError:
+        return f"{attachment.name} ({len(attachment.data) // 1024 + 1} KB)"
+
+
+def render(console: Console, reply: Reply, numbered: list[Choice]) -> None:
+    if reply.content:
+        for line in block(reply.content):
+            console.print(line)
+    for embed in reply.embeds:
+        if embed.title:
+            console.print(Text(harmless(embed.title), style="bold cyan"))
+        if embed.description:
+            for line in block(embed.description):
+                console.print(line)
+        for name, value in embed.fields:
+            console.print(Text(f"[{harmless(name)}] ", style="bold") + markdown(value))
+        if embed.footer:
+            console.print(Text(harmless(embed.footer), style="dim"))
+    for f in reply.files:
+        console.print(Text(f"📎 {save(f)}", style="dim"))
+    if numbered:
+        parts = Text()
+        for i, choice in enumerate(numbered, 1):
+            parts.append(f"[{i}] ", style="bold magenta")
+            parts.append(harmless(choice.label) + "  ")
+        console.print(parts)
+    console.print()
+
+
+# --- completion ---------------------------------------------------------------------------------
+
+
+class ConsoleCompleter(Completer):
+    """Commands, their options, game names, and rule names (for /rule and /search)."""
+
+    def __init__(self, ctx: commands.Context):
+        self.ctx = ctx
+
+    def get_completions(self, document, complete_event) -> Iterable[Completion]:
+        line = document.text_before_cursor
+        m = re.match(r"^as\s+[^:]{1,64}:\s*", line, re.IGNORECASE)
+        if m:
+            line = line[m.end() :]
+        if not line.startswith("/"):
+            return
+        if " " not in line:
+            seen = set()
+            for name in [*commands.COMMANDS, "quit"]:
+                first = name.split(" ")[0]
+                if first.startswith(line[1:].lower()) and first not in seen:
+                    seen.add(first)
+                    yield Completion("/" + first, start_position=-len(line))
+            return
+        name, cmd = self._command(line)
+        word = line.rsplit(" ", 1)[-1]
+        if cmd is None:
+            group = line[1:].split(" ", 1)[0].lower()
+            for sub in commands.subcommands(group):
+                if sub.startswith(word.lower()):
+                    yield Completion(sub, start_position=-len(word))
+            return
+        if ":" in word:
+            option, _, prefix = word.partition(":")
+            for value in self._values(cmd, option, prefix):
+                yield Completion(f"{option}:{value}", start_position=-len(word))
+            return
+        used = set(re.findall(r"(\w+):", line))
+        for opt in cmd.options:
+            if opt.name.startswith(word) and opt.name not in used:
+                yield Completion(f"{opt.name}:", start_position=-len(word))
+        if cmd.options and cmd.options[0].autocomplete == "rule" and word:
+            for value in self._rule_names(word):
+                yield Completion(value, start_position=-len(word))
+        if name == "game":
+            for value in self._games(word):
+                yield Completion(value, start_position=-len(word))
+
+    @staticmethod
+    def _command(line: str):
+        words = line[1:].split()
+        if len(words) >= 2 and f"{words[0].lower()} {words[1].lower()}" in commands.COMMANDS:
+            name = f"{words[0].lower()} {words[1].lower()}"
+        else:
+            name = words[0].lower() if words else ""
+        return name, commands.COMMANDS.get(name)
+
+    def _values(self, cmd, option: str, prefix: str) -> list[str]:
+        opt = next((o for o in cmd.options if o.name == option), None)
+        if opt is None:
+            return []
+        if opt.choices:
+            return [c for c in opt.choices if c.startswith(prefix)]
+        if opt.kind == "bool":
+            return [v for v in ("true", "false") if v.startswith(prefix)]
+        if opt.autocomplete == "game":
+            return self._games(prefix)
+        if opt.autocomplete == "rule":
+            return self._rule_names(prefix)
+        return []
+
+    def _games(self, prefix: str) -> list[str]:
+        key = rules_text.key(prefix)
+        return [p.id for p in self.ctx.compendium.packs.values() if p.id.startswith(prefix) or not key]
+
+    def _rule_names(self, prefix: str) -> list[str]:
+        game = self.ctx.default_game()
+        if game not in self.ctx.compendium.packs:
+            return []
+        out = []
+        for result in self.ctx.compendium.search.suggest(prefix, game, limit=12):
+            section = self.ctx.compendium.section(game, result.section)
+            if section is not None:
+                out.append(result.rule or section.title)
+        return list(dict.fromkeys(out))
+
+
+# --- the app ------------------------------------------------------------------------------------
+
+
+class Terminal:
+    """One interactive session: what is on screen now (its pages and its numbered choices)."""
+
+    def __init__(
+        self, ctx: commands.Context, run_command: Callable[[commands.Context, str], object], console: Console | None = None
+    ):
+        self.ctx = ctx
+        self.run_command = run_command
+        self.console = console or Console(highlight=False)
+        self.session: PromptSession = PromptSession(
+            history=open_history(), completer=ConsoleCompleter(ctx), complete_while_typing=False
+        )
+        self.paged: Paged | None = None
+        self.page = 0
+        self.numbered: list[Choice] = []
+
+    def ask(self, prompt: str) -> str | None:
+        try:
+            return self.session.prompt(f"{prompt}: ")
+        except (EOFError, KeyboardInterrupt):
+            return None
+
+    def show(self, result) -> None:
+        if isinstance(result, Paged):
+            self.paged, self.page = result, result.start
+            self._show_page()
+            return
+        replies = [result] if isinstance(result, Reply) else list(result)
+        self.paged = None
+        for reply in replies:
+            self.numbered = choices(reply)
+            render(self.console, reply, self.numbered)
+
+    def _show_page(self) -> None:
+        assert self.paged is not None
+        reply = self.paged.reply(self.page)
+        self.numbered = choices(reply)
+        render(self.console, reply, self.numbered)
+
+    def press(self, number: int, actor: str | None) -> None:
+        choice = self.numbered[number - 1]
+        if choice.custom_id in ("page:prev", "page:next") and self.paged is not None:
+            self.page = max(0, min(self.page + (1 if choice.custom_id == "page:next" else -1), len(self.paged.pages) - 1))
+            self._show_page()
+            return
+        with acting(self.ctx, actor):
+            result = commands.press(self.ctx, choice.custom_id, choice.value, self.ask)
+        self.show(result)
+
+    def handle(self, line: str) -> None:
+        number = _NUMBER.match(line)
+        if number and 1 <= int(number["n"]) <= len(self.numbered):  # other numbers are questions: 79
+            try:
+                self.press(int(number["n"]), number["actor"])
+            except UserError as exc:
+                render(self.console, error_reply(exc.message), [])
+            except Exception:  # like a command: logged with an id, the session goes on
+                error_id = uuid.uuid4().hex[:8]
+                log.exception("console button failed [%s]: %r", error_id, line)
+                render(self.console, error_reply(t("error.unexpected", self.ctx.locale, error_id=error_id)), [])
+            return
+        self.show(self.run_command(self.ctx, line))
+
+    def loop(self) -> int:
+        self.console.print(Text(t("console.welcome", self.ctx.locale), style="bold"))
+        while True:
+            try:
+                line = self.session.prompt("> ")
+            except KeyboardInterrupt:
+                continue
+            except EOFError:
+                return 0
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            if line.lower() in commands.QUIT:
+                return 0
+            self.handle(line)
+
+
+class acting:
+    """Act as another player for one press ('as Alice: 2'), with that player's rights."""
+
+    def __init__(self, ctx: commands.Context, actor: str | None):
+        self.ctx, self.actor = ctx, actor
+
+    def __enter__(self):
+        if self.actor:
+            self.saved = (self.ctx.user_id, self.ctx.user_name, self.ctx.is_admin)
+            self.ctx.user_id = self.ctx.user_name = self.actor.strip()
+            self.ctx.is_admin = False
+
+    def __exit__(self, *exc):
+        if self.actor:
+            self.ctx.user_id, self.ctx.user_name, self.ctx.is_admin = self.saved
+        return False

@@ -1,0 +1,304 @@
+"""The offline console: line parsing, buttons pressed by number, the terminal app in a real
+pseudo-terminal (line editing, completion, history, paging), piped sessions kept plain, and the
+README's console examples run as written."""
+
+from __future__ import annotations
+
+import io
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pexpect
+import pytest
+from rich.console import Console
+
+from tabletop import features
+from tabletop.frontend import commands
+from tabletop.frontend.console import run_command, run_line
+from tabletop.frontend.i18n import t
+from tabletop.frontend.render import Attachment, Button, Paged, Reply, harmless
+from tabletop.frontend.terminal import choices, render
+from tabletop.rules.answers import COLOR_ERROR
+
+ROOT = Path(__file__).resolve().parent.parent
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07|[\x08\r]")
+READY = "\x1b[?2004h"  # prompt_toolkit turns bracketed paste on when it waits for a line
+
+
+@pytest.fixture
+def ctx(compendium, state):
+    features.load()
+    return commands.Context(compendium, state, locale="ko", user_id="me", user_name="me")
+
+
+def text_of(replies) -> str:
+    return "\n".join(r.text() for r in replies)
+
+
+# --- line parsing --------------------------------------------------------------------------------
+
+
+def test_options_may_come_in_any_order():
+    features.load()
+    expected = ("rule", {"game": "galaxy-trucker", "query": "14.2"})
+    assert commands.parse_line("/rule game:galaxy-trucker 14.2")[1:] == expected
+    assert commands.parse_line("/rule 14.2 game:galaxy-trucker")[1:] == expected
+    assert commands.parse_line("/rule query:14.2 game:galaxy-trucker")[1:] == expected
+    # a free-text option takes the words up to the next option
+    _, name, options = commands.parse_line("/combat ground seed:7 attacker:3 보병, 1 mech defender:4 보병")
+    assert name == "combat ground"
+    assert options == {"seed": "7", "attacker": "3 보병, 1 mech", "defender": "4 보병"}
+
+
+def test_an_option_the_command_lacks_is_named_not_searched_for(ctx):
+    out = text_of(run_line(ctx, "/rule 79.1 bogus:1"))
+    assert "'bogus'" in out and "query, game, private" in out
+    # a URL is not an option
+    assert commands.parse_line("/rule http://example.com 폭격")[2] == {"query": "http://example.com 폭격"}
+
+
+def test_bad_values_are_explained_in_a_sentence(ctx):
+    assert text_of(run_line(ctx, "/rule 79 private:maybe")) == t("error.not_a_bool", "ko", option="private", value="maybe")
+    assert "shield" in text_of(run_line(ctx, "/combat bombard units:1 dreadnought target:1 보병 shield:perhaps"))
+
+
+def test_a_slash_alone_and_a_group_alone_say_what_to_type(ctx):
+    assert text_of(run_line(ctx, "/")) == t("error.no_command", "ko")
+    out = text_of(run_line(ctx, "/agenda"))
+    assert out.startswith("/agenda") and "vote" in out and "close" in out
+    assert "space" in text_of(run_line(ctx, "/combat")) and "invade" in text_of(run_line(ctx, "/odds"))
+
+
+def test_game_is_chosen_by_id_or_by_name_in_any_language(ctx):
+    run_line(ctx, "/game 갤럭시 트러커")
+    assert ctx.game == "galaxy-trucker"
+    assert "유성군" in text_of(run_line(ctx, "/rule 14.2"))
+    run_line(ctx, "/game Twilight Imperium")  # the start of a name in English
+    assert ctx.game == "ti4"
+    out = text_of(run_line(ctx, "/game 갤럭시"))  # the start of two games' names: which one?
+    assert ctx.game == "ti4" and "galaxy-trucker-big-expansion" in out
+    out = text_of(run_line(ctx, "/game 체스"))
+    assert ctx.game == "ti4" and "체스" in out and "galaxy-trucker" in out  # refused, nothing changed
+    now = text_of(run_line(ctx, "/game"))
+    assert "트와일라잇 임페리움" in now and "liftoff" in now
+
+
+# --- buttons by number ---------------------------------------------------------------------------
+
+
+def test_every_button_the_console_shows_can_be_pressed(ctx):
+    """Each numbered choice of these answers has a handler (or is paging), so pressing it works."""
+    lines = [
+        "/rule 79",
+        "/search 폭격 주사위",
+        "/combat ground attacker:3 보병 defender:2 보병 seed:5",
+        "/agenda start name:분리 독트린 kind:law speaker:me players:me, Bob",
+    ]
+    for line in lines:
+        result = run_command(ctx, line)
+        reply = result.reply() if isinstance(result, Paged) else commands.as_replies(result)[0]
+        numbered = choices(reply)
+        assert numbered, line
+        for choice in numbered:
+            if choice.custom_id.startswith("page:"):
+                continue
+            assert any(p.fullmatch(choice.custom_id) for p, _ in commands.COMPONENTS), choice.custom_id
+
+
+def test_pressing_a_related_topic_opens_it(ctx):
+    reply = commands.as_replies(run_command(ctx, "/rule 79"))[0]
+    related = [c for c in choices(reply) if c.custom_id.startswith("rule:open:")]
+    opened = commands.as_replies(commands.press(ctx, related[0].custom_id, related[0].value))[0]
+    assert opened.embeds[0].title.startswith("75 침공")
+
+
+def test_pressing_an_agenda_button_asks_for_votes_and_records_them(ctx):
+    reply = commands.as_replies(run_command(ctx, "/agenda start name:분리 독트린 kind:law speaker:me players:me, Bob"))[0]
+    for_button = next(c for c in choices(reply) if c.custom_id.endswith(":vote:0"))
+    asked = []
+    commands.press(ctx, for_button.custom_id, for_button.value, lambda prompt: asked.append(prompt) or "5")
+    assert asked == [t("agenda.modal.votes", "ko")]
+    out = text_of(run_line(ctx, "/agenda show"))
+    assert re.search(r"가결\D+5", out), out
+    # cancelled (no answer): refused, nothing recorded
+    with pytest.raises(Exception) as refused:
+        commands.press(ctx, for_button.custom_id, None, lambda prompt: None)
+    assert type(refused.value).__name__ == "UserError"
+    assert text_of(run_line(ctx, "/agenda show")) == out
+
+
+def test_an_unknown_button_is_refused_politely(ctx):
+    with pytest.raises(Exception) as refused:
+        commands.press(ctx, "nothing:here")
+    assert getattr(refused.value, "message", "") == t("error.unknown_button", "ko")
+
+
+def test_disabled_buttons_are_not_numbered():
+    reply = Reply(rows=[[Button("이전", "page:prev", disabled=True), Button("다음", "page:next")]])
+    assert [c.custom_id for c in choices(reply)] == ["page:next"]
+
+
+# --- what reaches the terminal -------------------------------------------------------------------
+
+
+def test_control_characters_cannot_drive_the_terminal():
+    shown = harmless("a\x1b[31mred\x07\u202eevil\x00")
+    assert not re.search(r"[\x00-\x1f\u202e]", shown)
+    assert "red" in shown and "evil" in shown and "␛" in shown
+    assert harmless("줄\n바꿈\t탭") == "줄\n바꿈\t탭"  # line breaks and tabs are text
+
+
+def test_rendering_styles_the_highlighted_rule_and_numbers_the_choices(ctx):
+    result = run_command(ctx, "/rule 79.1")
+    assert isinstance(result, Paged)
+    reply = result.reply()
+    console = Console(file=io.StringIO(), width=120, force_terminal=True, color_system="standard")
+    render(console, reply, choices(reply))
+    raw = console.file.getvalue()  # type: ignore[attr-defined]
+    plain = ANSI.sub("", raw)
+    assert "┃ ▶ 79.1" in plain and "**" not in plain
+    assert "[1] 침공" in plain and "[2] 행성 방어막" in plain
+    assert "\x1b[1;33m" in raw  # the rule that answers is bold yellow
+
+
+def test_an_attachment_is_saved_where_the_person_can_open_it(monkeypatch, tmp_path):
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    console = Console(file=io.StringIO(), width=200)
+    render(console, Reply(content="차트", files=[Attachment("odds.png", b"\x89PNG data")]), [])
+    shown = console.file.getvalue()  # type: ignore[attr-defined]
+    path = Path(re.search(r"📎 (\S+)", shown).group(1))  # type: ignore[union-attr]
+    assert path.is_relative_to(tmp_path) and path.suffix == ".png"
+    assert path.read_bytes() == b"\x89PNG data"
+
+
+def test_piped_console_stays_plain_and_harmless(cli_env):
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "bot.py"), "console"],
+        input="/rule 79.1\nhello\x1b[31mred\n",
+        capture_output=True,
+        text=True,
+        env=cli_env,
+        timeout=120,
+    )
+    assert out.returncode == 0, out.stderr
+    assert "\x1b" not in out.stdout and "hello␛[31mred" in out.stdout
+    assert "┃ ▶ 79.1" in out.stdout and "[1]" not in out.stdout  # no numbering, no prompt
+    assert "> " not in out.stdout.splitlines()[0]
+
+
+# --- the terminal app, in a real pseudo-terminal -------------------------------------------------
+
+
+class Session:
+    """bot.py console in a pseudo-terminal, as a person would use it."""
+
+    def __init__(self, env):
+        self.child = pexpect.spawn(
+            sys.executable,
+            [str(ROOT / "bot.py"), "console"],
+            env=env,
+            cwd=str(ROOT),
+            encoding="utf-8",
+            timeout=20,
+            dimensions=(50, 160),
+        )
+        self.welcome = self.ready()
+
+    def ready(self) -> str:
+        """Wait for the prompt; the text shown since the last one, without terminal codes."""
+        self.child.expect_exact(READY)
+        return ANSI.sub("", self.child.before)
+
+    def line(self, keys: str) -> str:
+        self.child.send(keys + "\r")
+        return self.ready()  # the line as typed, then the answer
+
+    def close(self) -> int:
+        self.child.sendeof()
+        self.child.expect(pexpect.EOF)
+        self.child.close()
+        return self.child.exitstatus
+
+
+@pytest.fixture
+def pty_env(cli_env, tmp_path):
+    env = dict(cli_env, XDG_STATE_HOME=str(tmp_path / "xdg"), TERM="xterm", PROMPT_TOOLKIT_NO_CPR="1")
+    env.pop("NO_COLOR", None)
+    return env
+
+
+def test_terminal_edits_completes_pages_and_presses(pty_env):
+    s = Session(pty_env)
+    assert "/help" in s.welcome
+    # Tab completes the command; arrow keys edit the line: '/rule 791' becomes '/rule 79.1'
+    s.child.send("/ru\t")
+    s.child.expect_exact("rule")
+    out = s.line(" 791\x1b[D.")
+    assert "┃ ▶ 79.1" in out and "[1] 침공" in out
+    # a related topic, pressed by its number
+    out = s.line("1")
+    assert "75 침공" in out
+    # paging: 62 is two pages; 다음 is choice 1 on the first page
+    out = s.line("/rule 62")
+    assert "62.1 " in out and "62.21" not in out and "[1] ▶ 다음" in out
+    out = s.line("1")
+    assert "62.21" in out and "2/2" in out
+    # a number that is no choice on screen is a question, as in chat
+    out = s.line("80")
+    assert "80 피해 견딤" in out and "Traceback" not in out
+    assert s.close() == 0
+
+
+def test_terminal_votes_through_numbered_buttons(pty_env):
+    s = Session(pty_env)
+    out = s.line("/agenda start name:분리 독트린 kind:law speaker:console players:console, Bob")
+    vote_for = re.search(r"\[(\d+)\] [^\[]*가결", out)
+    assert vote_for, out
+    s.line(vote_for.group(1))
+    out = s.line("4")
+    assert out.startswith(t("agenda.modal.votes", "ko"))  # it asked how many votes, then recorded them
+    assert "4" in out and "가결" in out
+    out = s.line("as Bob: /agenda vote outcome:부결 votes:3")
+    assert "Bob" in out
+    out = s.line("/agenda show")
+    assert "console" in out and "Bob" in out
+    assert s.close() == 0
+
+
+def test_history_is_kept_between_sessions(pty_env, tmp_path):
+    s = Session(pty_env)
+    s.line("/rule 80.3")
+    assert s.close() == 0
+    assert "/rule 80.3" in (tmp_path / "xdg" / "ti4-rules-bot" / "console_history").read_text(encoding="utf-8")
+    s = Session(pty_env)
+    out = s.line("\x1b[A")  # the up arrow recalls the last session's line
+    assert "┃ ▶ 80.3" in out
+    assert s.close() == 0
+
+
+# --- the README's console examples -----------------------------------------------------------------
+
+
+def readme_console_examples() -> list[str]:
+    """Console lines in the README: its ```text blocks."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    lines = []
+    for block in re.findall(r"```text\n(.*?)```", readme, re.DOTALL):
+        lines += [ln.strip() for ln in block.splitlines() if ln.strip() and not ln.startswith("#")]
+    return lines
+
+
+def test_readme_console_examples_run_without_errors(compendium, state):
+    features.load()
+    ctx = commands.Context(compendium, state, locale="ko", user_id="console", user_name="console", is_admin=True)
+    examples = readme_console_examples()
+    assert len(examples) >= 8
+    for line in examples:
+        for reply in run_line(ctx, line):
+            assert all(e.color != COLOR_ERROR for e in reply.embeds), (line, reply.text())
+            text = reply.text()
+            assert "Error id" not in text and "오류 번호" not in text, line
+            assert not text.startswith(("알 수 없는", "'")), (line, text)
