@@ -227,24 +227,8 @@ class CombatCog(commands.Cog):
         await send_followup(interaction, paged)
 
     @combat.command(name=L("cmd.combat.ground"), description=L("cmd.combat.ground.desc"))
-    @app_commands.rename(
-        attacker=L("opt.attacker"),
-        defender=L("opt.defender"),
-        attacker_mod=L("opt.attacker_mod"),
-        defender_mod=L("opt.defender_mod"),
-        attacker_order=L("opt.attacker_order"),
-        defender_order=L("opt.defender_order"),
-        seed=L("opt.seed"),
-    )
-    @app_commands.describe(
-        attacker=L("opt.combat.side.desc"),
-        defender=L("opt.combat.side.desc"),
-        attacker_mod=L("opt.combat.mod.desc"),
-        defender_mod=L("opt.combat.mod.desc"),
-        attacker_order=L("opt.combat.order.desc"),
-        defender_order=L("opt.combat.order.desc"),
-        seed=L("opt.seed.desc"),
-    )
+    @app_commands.rename(**SIDES_RENAME, seed=L("opt.seed"))
+    @app_commands.describe(**SIDES_DESCRIBE, seed=L("opt.seed.desc"))
     async def ground(
         self,
         interaction: discord.Interaction,
@@ -252,8 +236,8 @@ class CombatCog(commands.Cog):
         defender: Side,
         attacker_mod: Mod | None = None,
         defender_mod: Mod | None = None,
-        attacker_order: app_commands.Range[str, 1, 200] | None = None,
-        defender_order: app_commands.Range[str, 1, 200] | None = None,
+        attacker_order: Order | None = None,
+        defender_order: Order | None = None,
         seed: Seed | None = None,
     ) -> None:
         paged = core.run(
