@@ -94,6 +94,14 @@ def test_morphology_reads_inflected_verbs(compendium):
     assert analyzer.available
     assert "나누다" in analyzer.lemmas("보병을 두 행성에 나눠서 내렸는데")
     assert "죽다" in analyzer.lemmas("죽으면") and "먹다" in analyzer.lemmas("먹었는데")
+    # the rulebook's formal endings read as the verbs players write (굴립니다 was a noun, 굴립)
+    for formal, lemma in [
+        ("주사위를 굴립니다", "굴리다"),
+        ("카드를 고릅니다", "고르다"),
+        ("토큰을 남깁니다", "남기다"),
+        ("받습니다", "받다"),
+    ]:
+        assert lemma in analyzer.lemmas(formal), formal
     # the packs' own terms stay whole (user dictionary built with the rules database)
     assert "행성보호막" in analyzer.lemmas("행성 보호막 있으면") and "피해견딤" in analyzer.lemmas("피해 견딤 쓰면")
 
@@ -107,6 +115,14 @@ def test_typos_inside_a_question_are_repaired(compendium):
     # a real word is not "repaired" into a rules word
     index = compendium.search._indexes["ti4"]
     assert index.repair("어디다") is None and index.repair("두는") is None and index.repair("폭걱") == "폭격"
+
+
+def test_a_lexicon_form_is_found_through_the_words_lemma(compendium):
+    """패스했으면 and 사람들 are the lexicon's 패스 and 사람 with an ending: they expand too."""
+    engine = compendium.search
+    index = engine._indexes["ti4"]
+    by_word = {next(iter(g.own))[2:]: g for g in engine.groups(index, "다른 사람들 다 패스했으면")}
+    assert "순서종료" in by_word["패스"].terms and "플레이어" in by_word["사람"].terms
 
 
 def test_players_words_expand_to_the_rules_terms(compendium):

@@ -13,6 +13,7 @@ from __future__ import annotations
 import csv
 import functools
 import logging
+import re
 import subprocess
 import sys
 from collections.abc import Iterable
@@ -29,6 +30,26 @@ VERB_TAGS = frozenset({"VV", "VA", "VX"})
 # Verbs too common to tell rules apart (하다, 되다, 있다, …): the bigram and noun signals carry
 # these questions; as lemmas they would match nearly every rule.
 LIGHT_VERBS = frozenset("하다 되다 있다 없다 이다 아니다 같다 보다 주다 가다 오다 말다 지다".split())
+
+
+_FORMAL_ENDING = re.compile(r"([가-힣])(습)?니다(?![가-힣])")
+_FINAL_BIEUP = 17  # the final consonant ㅂ's index among Hangul finals: 굴립 = 굴리 + ㅂ
+
+
+def plain_ending(sentence: str) -> str:
+    """The rulebook's formal statement ending as the dictionary form: 굴립니다 -> 굴리다,
+    받습니다 -> 받다, 이동합니다 -> 이동하다. The analyser reads the dictionary form reliably but
+    misreads some formal forms as nouns (굴립니다 -> 굴립/NNG), and players write casually, so
+    the rules' verbs would not meet the players' verbs."""
+
+    def plain(m: re.Match) -> str:
+        syllable, formal = m.group(1), m.group(2)
+        if formal:  # 받습니다: the stem is the syllable before 습
+            return syllable + "다"
+        final = (ord(syllable) - 0xAC00) % 28
+        return (chr(ord(syllable) - final) if final == _FINAL_BIEUP else syllable) + "다"
+
+    return _FORMAL_ENDING.sub(plain, sentence)
 
 
 class Analyzer:
@@ -60,7 +81,7 @@ class Analyzer:
         if self._mecab is None:
             return ()
         out = []
-        for m in self._mecab.parse(sentence):
+        for m in self._mecab.parse(plain_ending(sentence)):
             pos = m.feature.pos or ""
             first = pos.split("+")[0]
             if first in VERB_TAGS:

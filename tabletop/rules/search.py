@@ -576,7 +576,8 @@ class SearchEngine:
             if kind == "verb":
                 hit = all(lm in lemma_forms for lm in lemmas)
             elif kind == "hangul":
-                hit = key in qkey and text.contains_word(keys, key)
+                # a whole word, or what the analyser reads a word as (패스했으면 -> 패스, 사람들 -> 사람)
+                hit = key in qkey and (text.contains_word(keys, key) or key in lemma_forms)
             elif kind == "cjk":
                 hit = key in qkey
             else:
