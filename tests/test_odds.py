@@ -141,6 +141,29 @@ def test_probabilities_sum_to_one(book, kind, options):
         assert 0.0 <= r.control <= 1.0
 
 
+@pytest.mark.parametrize(
+    "kind, options",
+    [
+        CASES[0],
+        CASES[3],
+        CASES[8],
+        CASES[10],
+        ("ground", {"attacker": "4 infantry, morale boost", "defender": "2 infantry, 1 mech"}),
+        ("ground", {"attacker": "3 infantry, fire team", "defender": "3 infantry"}),
+        ("space", {"attacker": "2 dreadnought, 2 destroyer", "defender": "3 cruiser, 2 fighter, morale boost"}),
+    ],
+)
+def test_the_fast_solver_agrees_with_the_pair_by_pair_one(book, kind, options, monkeypatch):
+    """The vectorised solver (round 1 folded into the levels when it rolls like later rounds)
+    and the general pair-by-pair one are independent ways to the same numbers."""
+    fast = solve(book, kind, **options).as_dict()
+    monkeypatch.setattr(odds, "_factorized", lambda *_: False)
+    general = solve(book, kind, **options).as_dict()
+    for key in ("attacker", "defender", "draw", "rounds", "control"):
+        assert fast.get(key) == pytest.approx(general.get(key), abs=1e-9), key
+    assert fast["survivors"] == general["survivors"]
+
+
 @pytest.mark.parametrize("kind, options", [CASES[1], CASES[4], CASES[5], CASES[8], CASES[10], CASES[11]])
 def test_odds_agree_with_the_dice_over_many_seeds(book, kind, options):
     the_fight = build_fight(kind, options, book)

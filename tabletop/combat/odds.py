@@ -39,6 +39,7 @@ TIME_BUDGET = 1.0  # seconds: a battle that takes longer is refused with a messa
 ITERATION_TAIL = 1e-12  # played one by one, rounds go on until less than this is still fighting
 MAX_ITERATED_ROUNDS = 3000
 MOVES_AT_ONCE = 4_000_000  # floats (32 MB): the most per-cell moves worked out in one go
+FLOW_AT_ONCE = 2_000_000  # floats (16 MB): the largest cell-to-cell flow held at once; larger fights go level by level
 
 
 @dataclass
@@ -322,16 +323,18 @@ def _fast(fight: Fight, ma: SideModel, md: SideModel, live: dict, odds: Odds, bu
         """hits[i]: the hit distribution of `space` in each of its states (it depends only on
         the units lost). When each unit's dice do not depend on who else is alive, the
         distribution after losing d units is the one after d+1 with unit d's dice added."""
-        key = (space.name, 1 if number == 1 else 2)
+        model = space.model
+        by_state = any("other-ships-plus-one" in u.abilities for u in model.units)  # dice depend on who is alive
+        dice = [] if by_state else fight.round_dice(space.name, model, (0, 0), space.opponent, (0, 0), number)
+        # rounds that roll the same dice share a table (round 1 differs only with some effects)
+        key = (space.name, 1 if number == 1 else 2) if by_state else (space.name, tuple((id(u), die) for u, _, die in dice))
         if key not in tables:
-            model = space.model
-            if any("other-ships-plus-one" in u.abilities for u in model.units):
+            if by_state:
                 rows = {}
                 for i, (_, lost) in enumerate(space.states):
                     if lost not in rows:
                         rows[lost] = space.hits(opp, i, 0, number)
             else:
-                dice = fight.round_dice(space.name, model, (0, 0), space.opponent, (0, 0), number)
                 per_unit: dict[int, list] = defaultdict(list)
                 for unit, _, die in dice:
                     per_unit[id(unit)].append(die)
@@ -355,9 +358,23 @@ def _fast(fight: Fight, ma: SideModel, md: SideModel, live: dict, odds: Odds, bu
             ha = hit_table(A, D, number)[rows_a]
         return _scatter(A.next[rows_a], hd, A.size), _scatter(D.next[cols_d], ha, D.size)
 
+    def like_later_rounds() -> bool:
+        """Whether round 1 rolls the dice every later round rolls (no first-round effect), so
+        the level-by-level solution can start at once."""
+        if any(sp.by_opponent or any("other-ships-plus-one" in u.abilities for u in sp.model.units) for sp in (A, D)):
+            return False
+        return all(
+            fight.round_dice(sp.name, sp.model, (0, 0), sp.opponent, (0, 0), 1)
+            == fight.round_dice(sp.name, sp.model, (0, 0), sp.opponent, (0, 0), 2)
+            for sp in (A, D)
+        )
+
     terminal = A.gone[:, None] | D.gone[None, :]
-    first = max(1, fight.retreat[1] if fight.retreat else 1)
     repairs = fight.attacker.effects.repair_each_round or fight.defender.effects.repair_each_round
+    if fight.retreat:
+        first = max(1, fight.retreat[1])
+    else:
+        first = 0 if not repairs and like_later_rounds() else 1
     number = 0
     while number < (MAX_ITERATED_ROUNDS if repairs else first):
         number += 1
@@ -375,9 +392,14 @@ def _fast(fight: Fight, ma: SideModel, md: SideModel, live: dict, odds: Odds, bu
             break
     if not repairs:
         mass = _levels(A, D, mass, terminal, moves, odds, budget)
-    for i, j in zip(*np.nonzero(mass > 0)):
-        state = (A.states[i], D.states[j])
-        _finish(fight, odds, ma, md, state, float(mass[i, j]), stalemate=not terminal[i, j])
+    # how a fight ends depends on the units each side lost, not on its damaged units: summed
+    # by losses first, each end is counted once
+    ends: dict[tuple[int, int, bool], float] = defaultdict(float)
+    ii, jj = np.nonzero(mass > 0)
+    for la, ld, p, over in zip(A.lost[ii].tolist(), D.lost[jj].tolist(), mass[ii, jj].tolist(), terminal[ii, jj].tolist()):
+        ends[(la, ld, over)] += p
+    for (la, ld, over), p in ends.items():
+        _finish(fight, odds, ma, md, ((0, la), (0, ld)), p, stalemate=not over)
 
 
 def _clip(dist: np.ndarray, most: int) -> np.ndarray:
@@ -406,7 +428,8 @@ def _retreat(fight: Fight, odds: Odds, A: _Space, D: _Space, mass: np.ndarray, t
 
 def _levels(A: _Space, D: _Space, mass: np.ndarray, terminal: np.ndarray, moves, odds: Odds, budget: _Budget) -> np.ndarray:
     """Solve the rest level by level: (units lost, sustains used) of both sides only grows, so a
-    level leads only to itself (nothing happened: a geometric series) and to later levels."""
+    level leads only to itself (nothing happened: a geometric series) and to later levels. This
+    is forward substitution in a triangular system, one level's cells at a time."""
     ua = np.array([u for u, _ in A.states])
     ud = np.array([u for u, _ in D.states])
     lost = A.lost[:, None] + D.lost[None, :]
@@ -415,7 +438,9 @@ def _levels(A: _Space, D: _Space, mass: np.ndarray, terminal: np.ndarray, moves,
     order = np.lexsort((used[rows_a, cols_d], lost[rows_a, cols_d]))
     rows_a, cols_d = rows_a[order], cols_d[order]
     keys = lost[rows_a, cols_d] * (used.max() + 1) + used[rows_a, cols_d]
-    bounds = np.concatenate([[0], np.flatnonzero(np.diff(keys)) + 1, [len(keys)]])
+    bounds = np.concatenate([[0], np.flatnonzero(np.diff(keys)) + 1, [len(keys)]]).tolist()
+    if len(rows_a) * A.size * D.size <= FLOW_AT_ONCE:
+        return _levels_at_once(A, D, mass, rows_a, cols_d, bounds, moves, odds, budget)
     # where each live cell leads does not depend on the mass: worked out once for all cells when
     # that fits in memory, else level by level
     at_once = len(rows_a) * (A.size + D.size) <= MOVES_AT_ONCE
@@ -444,6 +469,31 @@ def _levels(A: _Space, D: _Space, mass: np.ndarray, terminal: np.ndarray, moves,
         mass[ci, cj] = 0.0
         mass += outflow
     return mass
+
+
+def _levels_at_once(A: _Space, D: _Space, mass: np.ndarray, rows_a, cols_d, bounds, moves, odds: Odds, budget: _Budget):
+    """The same substitution for a fight small enough to hold every cell's outflow (to every
+    cell) at once: per level, one gather and one product, which is what small fights cost."""
+    n = len(rows_a)
+    to_a, to_d = moves(rows_a, cols_d, 2)
+    flow = (to_a[:, :, None] * to_d[:, None, :]).reshape(n, -1)
+    cells = rows_a * D.size + cols_d
+    stay = flow[np.arange(n), cells]
+    flow[np.arange(n), cells] = 0.0  # the round that changed nothing: summed in the visits below
+    stuck = stay >= 1.0 - 1e-15  # nobody can hit any more from here: left as it is
+    per_visit = np.where(stuck, 0.0, 1.0 / np.where(stuck, 1.0, 1.0 - stay))
+    left = stuck.astype(float)
+    flat = mass.ravel().copy()
+    visits = np.zeros(n)
+    for start, end in zip(bounds[:-1], bounds[1:]):
+        cell = cells[start:end]
+        here = flat[cell]
+        visits[start:end] = w = here * per_visit[start:end]
+        flat[cell] = here * left[start:end]
+        flat += w @ flow[start:end]
+    odds.rounds += visits.sum()
+    budget.check()
+    return flat.reshape(mass.shape)
 
 
 def _general(fight: Fight, ma: SideModel, md: SideModel, live: dict, odds: Odds, budget: _Budget) -> None:
