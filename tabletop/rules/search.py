@@ -40,6 +40,9 @@ EXPANSION_WEIGHT = 0.6  # an everyday word's expansion is our reading of the pla
 # counts in full.
 BIGRAM_WEIGHT = 0.5  # a word gives one lemma but several overlapping bigrams: half weight each
 MIN_COVERAGE = 0.5  # without a name, a section must hold at least half the question's information
+# ... and one of its telling words, unless it holds (nearly) all of it: a question asked wholly
+# in the rules' everyday words (2인 게임, 카드) is still answered by the section that has them all.
+FULL_COVERAGE = 0.9
 SIBLING_SHARE = 0.25  # a section's other matching rules add a quarter: several rules on the topic
 CENTRAL_TOPIC = 0.5  # a missing topic few sections mention is what a question about it is about
 
@@ -625,7 +628,7 @@ class SearchEngine:
             text_part = 40 * coverage + 10 * text_score / top if coverage else 0.0
             if sid in contained:
                 offer(sid, 20 + contained[sid] + text_part + index.prior[sid], rule, "contains")
-            elif coverage >= MIN_COVERAGE and index.shares_a_telling_word(sid, groups):
+            elif coverage >= MIN_COVERAGE and (coverage >= FULL_COVERAGE or index.shares_a_telling_word(sid, groups)):
                 offer(sid, 20 + text_part + index.prior[sid], rule, "text")
 
     def _finish(self, index: _PackIndex, best: dict, limit: int) -> list[Result]:
