@@ -203,6 +203,13 @@ def test_nothing_fits_means_no_result(compendium, query):
     assert compendium.search.search(query) == []
 
 
+def test_a_question_in_the_rules_everyday_words_is_answered_by_the_section_that_has_them_all(compendium):
+    """Every word of '2인 게임 … 카드 … 빼' is common in Liftoff's rules; the set-up section holds
+    them all, so it answers."""
+    sections = [r.section for r in compendium.search.search("2인 게임 할 때 카드 몇 장 빼요", "liftoff")][:3]
+    assert "setup" in sections
+
+
 @pytest.mark.parametrize(
     "query",
     [
