@@ -113,14 +113,14 @@ def test_typos_inside_a_question_are_repaired(compendium):
     assert top("폭걱 주사위") == top("폭격 주사위") != []
     assert top("활성셩계 어떻게 만드는거임") == top("활성성계 어떻게 만드는거임") != []
     # a real word is not "repaired" into a rules word
-    index = compendium.search._indexes["ti4"]
+    index = compendium.search.index("ti4")
     assert index.repair("어디다") is None and index.repair("두는") is None and index.repair("폭걱") == "폭격"
 
 
 def test_a_lexicon_form_is_found_through_the_words_lemma(compendium):
     """패스했으면 and 사람들 are the lexicon's 패스 and 사람 with an ending: they expand too."""
     engine = compendium.search
-    index = engine._indexes["ti4"]
+    index = engine.index("ti4")
     by_word = {next(iter(g.own))[2:]: g for g in engine.groups(index, "다른 사람들 다 패스했으면")}
     assert "순서종료" in by_word["패스"].terms and "플레이어" in by_word["사람"].terms
 
@@ -135,7 +135,7 @@ def test_players_words_expand_to_the_rules_terms(compendium):
 @given(st.text(max_size=120))
 def test_analysis_expansion_and_repair_accept_any_text(compendium, query):
     engine = compendium.search
-    index = engine._indexes["ti4"]
+    index = engine.index("ti4")
     engine.analyzer.lemmas(query)
     engine.groups(index, query)
     engine._repaired(index, query)

@@ -398,36 +398,41 @@ class SearchEngine:
         self.compendium = compendium
         self.conn: sqlite3.Connection = compendium.conn
         self.analyzer = morph.Analyzer(compendium.user_dictionary)
-        docs = self._load_docs()
         self._indexes: dict[str, _PackIndex] = {}
-        for pack in compendium.packs.values():
+
+    def index(self, game: str) -> _PackIndex | None:
+        """A pack's index, built when the pack is first searched: a session that only asks about
+        TI4 never holds the other packs' indexes (nor the analyser's pages they touch)."""
+        if game not in self._indexes:
+            pack = self.compendium.packs.get(game) if isinstance(game, str) else None
+            if pack is None:
+                return None
             counts: dict[str, int] = {}
             outside: set[str] = set()
             for s in pack.sections:
-                for topic in compendium.related(s):
+                for topic in self.compendium.related(s):
                     if topic.target:
                         counts[topic.target] = counts.get(topic.target, 0) + 1
                     else:
                         outside.add(topic.name)
-            self._indexes[pack.id] = _PackIndex(pack, docs.get(pack.id, []), counts, outside, self.analyzer)
+            self._indexes[game] = _PackIndex(pack, self._load_docs(game), counts, outside, self.analyzer)
+        return self._indexes[game]
 
-    def _load_docs(self) -> dict[str, list[_Doc]]:
-        out: dict[str, list[_Doc]] = {}
-        if not self.compendium.packs:  # no rules loaded (see Compendium.units_only)
-            return out
-        for pack, section, rule, lemmas, bigrams, unigrams in self.conn.execute(
-            "select pack, section, rule, lemmas, bigrams, unigrams from docs order by rowid"
+    def _load_docs(self, game: str) -> list[_Doc]:
+        out: list[_Doc] = []
+        for section, rule, lemmas, bigrams, unigrams in self.conn.execute(
+            "select section, rule, lemmas, bigrams, unigrams from docs where pack = ? order by rowid", (game,)
         ):
             fields = {"L": Counter(lemmas.split()), "B": Counter(bigrams.split()), "U": Counter(unigrams.split())}
             lengths = {f: sum(c.values()) for f, c in fields.items()}
-            out.setdefault(pack, []).append(_Doc(section, rule, fields, lengths))
+            out.append(_Doc(section, rule, fields, lengths))
         return out
 
     # -------------------------------------------------------------------------------------
 
     def search(self, query: str, game: str = "ti4", limit: int = 10) -> list[Result]:
         """Ranked results for a query; an empty list when nothing in the pack answers it."""
-        index = self._indexes.get(game)
+        index = self.index(game)
         if index is None or not isinstance(query, str) or limit <= 0:
             return []
         query = query[: MAX_QUERY_CHARS * 2]
@@ -644,7 +649,7 @@ class SearchEngine:
 
     def missing(self, query: str, game: str = "ti4") -> list[MissingTopic]:
         """Rules topics named in the question that this document has no section for."""
-        index = self._indexes.get(game)
+        index = self.index(game)
         if index is None or not isinstance(query, str):
             return []
         return self._missing(index, text.key(self._repaired(index, text.normalize(query[: MAX_QUERY_CHARS * 2]))))
@@ -657,7 +662,7 @@ class SearchEngine:
 
     def suggest(self, prefix: str, game: str = "ti4", limit: int = 25) -> list[Result]:
         """Autocomplete: names that start with what was typed (even mid-syllable), then search."""
-        index = self._indexes.get(game)
+        index = self.index(game)
         if index is None or not isinstance(prefix, str):
             return []
         prefix = prefix[:MAX_QUERY_CHARS]
