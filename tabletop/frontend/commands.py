@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from tabletop.errors import UserError
@@ -186,6 +187,22 @@ def single_word(opt: Option) -> bool:
     """Options whose value is one word (a number, yes/no, a choice, a game, a seed): free text
     after them on a console line belongs to the command's first option."""
     return opt.kind in ("int", "bool") or bool(opt.choices) or opt.autocomplete == "game" or opt.name in ("seed", "id", "retreat")
+
+
+@contextmanager
+def acting(ctx: Context, actor: str | None) -> Iterator[None]:
+    """Act as another player for one command or press ('as Alice: …'), with that player's
+    rights, not the console owner's."""
+    if not actor:
+        yield
+        return
+    saved = (ctx.user_id, ctx.user_name, ctx.is_admin)
+    ctx.user_id = ctx.user_name = actor.strip()
+    ctx.is_admin = False
+    try:
+        yield
+    finally:
+        ctx.user_id, ctx.user_name, ctx.is_admin = saved
 
 
 def parse_line(line: str) -> tuple[str | None, str, dict[str, str]]:

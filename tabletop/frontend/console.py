@@ -33,21 +33,15 @@ def run_line(ctx: commands.Context, line: str) -> list[Reply]:
 def run_command(ctx: commands.Context, line: str) -> Reply | Paged | list[Reply]:
     """One console line to what the command returns, pages kept whole. Never raises."""
     actor, name, options = commands.parse_line(line)
-    if actor:  # acting as another player: that player's rights, not the console owner's
-        ctx_user = (ctx.user_id, ctx.user_name, ctx.is_admin)
-        ctx.user_id = ctx.user_name = actor
-        ctx.is_admin = False
     try:
-        return commands.dispatch(ctx, name, options)
+        with commands.acting(ctx, actor):
+            return commands.dispatch(ctx, name, options)
     except UserError as exc:
         return error_reply(exc.message)
     except Exception:  # the console must keep going, like the bot
         error_id = uuid.uuid4().hex[:8]
         log.exception("console command failed [%s]: %r", error_id, line)
         return error_reply(t("error.unexpected", ctx.locale, error_id=error_id))
-    finally:
-        if actor:
-            ctx.user_id, ctx.user_name, ctx.is_admin = ctx_user
 
 
 def run(

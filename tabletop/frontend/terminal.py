@@ -283,7 +283,7 @@ class Terminal:
             self.page = max(0, min(self.page + (1 if choice.custom_id == "page:next" else -1), len(self.paged.pages) - 1))
             self._show_page()
             return
-        with acting(self.ctx, actor):
+        with commands.acting(self.ctx, actor):
             result = commands.press(self.ctx, choice.custom_id, choice.value, self.ask)
         self.show(result)
 
@@ -316,21 +316,3 @@ class Terminal:
             if line.lower() in commands.QUIT:
                 return 0
             self.handle(line)
-
-
-class acting:
-    """Act as another player for one press ('as Alice: 2'), with that player's rights."""
-
-    def __init__(self, ctx: commands.Context, actor: str | None):
-        self.ctx, self.actor = ctx, actor
-
-    def __enter__(self):
-        if self.actor:
-            self.saved = (self.ctx.user_id, self.ctx.user_name, self.ctx.is_admin)
-            self.ctx.user_id = self.ctx.user_name = self.actor.strip()
-            self.ctx.is_admin = False
-
-    def __exit__(self, *exc):
-        if self.actor:
-            self.ctx.user_id, self.ctx.user_name, self.ctx.is_admin = self.saved
-        return False
