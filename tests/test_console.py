@@ -19,7 +19,7 @@ from tabletop import features
 from tabletop.frontend import commands
 from tabletop.frontend.console import run_command, run_line
 from tabletop.frontend.i18n import t
-from tabletop.frontend.render import Attachment, Button, Paged, Reply, harmless
+from tabletop.frontend.render import Attachment, Button, Embed, Paged, Reply, harmless
 from tabletop.frontend.terminal import choices, render
 from tabletop.rules.answers import COLOR_ERROR
 
@@ -162,6 +162,15 @@ def test_rendering_styles_the_highlighted_rule_and_numbers_the_choices(ctx):
     assert "┃ ▶ 79.1" in plain and "**" not in plain
     assert "[1] 침공" in plain and "[2] 행성 방어막" in plain
     assert "\x1b[1;33m" in raw  # the rule that answers is bold yellow
+
+
+def test_fields_show_as_a_table_of_name_and_value():
+    console = Console(file=io.StringIO(), width=100)
+    embed = Embed(title="정책", fields=[("투표 순서", "▶ Bob → console"), ("예측", "**Alice**: 가결")])
+    render(console, Reply(embeds=[embed]), [])
+    lines = console.file.getvalue().splitlines()  # type: ignore[attr-defined]
+    assert any("투표 순서" in ln and "▶ Bob → console" in ln for ln in lines)
+    assert any("예측" in ln and "Alice: 가결" in ln for ln in lines)  # markdown rendered, not shown
 
 
 def test_an_attachment_is_saved_where_the_person_can_open_it(monkeypatch, tmp_path):

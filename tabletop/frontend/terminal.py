@@ -18,7 +18,9 @@ from pathlib import Path
 from prompt_toolkit import PromptSession
 from prompt_toolkit.completion import Completer, Completion
 from prompt_toolkit.history import FileHistory, History, InMemoryHistory
+from rich import box
 from rich.console import Console
+from rich.table import Table
 from rich.text import Text
 
 from tabletop.errors import UserError
@@ -133,8 +135,13 @@ def render(console: Console, reply: Reply, numbered: list[Choice]) -> None:
         if embed.description:
             for line in block(embed.description):
                 console.print(line)
-        for name, value in embed.fields:
-            console.print(Text(f"[{harmless(name)}] ", style="bold") + markdown(value))
+        if embed.fields:  # name and value side by side, as Discord shows inline fields
+            table = Table(show_header=False, box=box.SIMPLE_HEAD, padding=(0, 1), show_edge=False)
+            table.add_column(style="bold", no_wrap=True)
+            table.add_column()
+            for name, value in embed.fields:
+                table.add_row(Text(harmless(name), style="bold"), Text("\n").join(block(value)))
+            console.print(table)
         if embed.footer:
             console.print(Text(harmless(embed.footer), style="dim"))
     for f in reply.files:
