@@ -102,6 +102,8 @@ def test_morphology_reads_inflected_verbs(compendium):
         ("받습니다", "받다"),
     ]:
         assert lemma in analyzer.lemmas(formal), formal
+    # an auxiliary verb after a verb is no lemma (엎어놓은 is 엎다, not also 놓다 'to place')
+    assert analyzer.lemmas("카드를 엎어놓은") == ["카드", "엎다"] and "놓다" in analyzer.lemmas("유닛을 놓는다")
     # the packs' own terms stay whole (user dictionary built with the rules database)
     assert "행성보호막" in analyzer.lemmas("행성 보호막 있으면") and "피해견딤" in analyzer.lemmas("피해 견딤 쓰면")
 

@@ -26,6 +26,8 @@ log = logging.getLogger(__name__)
 # Parts of speech that carry a rule's meaning: nouns, roots, foreign words and numbers keep their
 # surface; verbs and adjectives become their dictionary form (stem + 다).
 NOUN_TAGS = frozenset({"NNG", "NNP", "XR", "SL", "SH", "SN", "UNKNOWN"})
+# An auxiliary verb after a verb (엎어놓다's 놓다, 쌓아두다's 두다: VX) marks aspect, not what is
+# done, and is no lemma; a VX elsewhere is the analyser's guess at a main verb and is kept.
 VERB_TAGS = frozenset({"VV", "VA", "VX"})
 # Verbs too common to tell rules apart (하다, 되다, 있다, …): the bigram and noun signals carry
 # these questions; as lemmas they would match nearly every rule.
@@ -96,13 +98,15 @@ class Analyzer:
     def lemmas(self, sentence: str) -> list[str]:
         """Content lemmas in order: nouns and roots as written, verbs as 터지다, 먹다."""
         out = []
+        after_verb = False  # the last morpheme was a verb, or a verb and its connecting ending
         for form, tag in self.morphemes(text.normalize(sentence)):
             if tag in NOUN_TAGS:
                 key = text.singular(text.key(form))
                 if key:
                     out.append(key)
-            elif tag in VERB_TAGS and form not in LIGHT_VERBS:
+            elif tag in VERB_TAGS and form not in LIGHT_VERBS and not (tag == "VX" and after_verb):
                 out.append(form)
+            after_verb = tag in VERB_TAGS or (after_verb and tag == "EC")
         return out
 
     def is_known_word(self, word: str) -> bool:
