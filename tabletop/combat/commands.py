@@ -39,8 +39,8 @@ def order(name: str) -> Option:
     return Option(name, max_length=200)
 
 
-SEED = Option("seed", max_length=20)
-RETREAT = Option("retreat", max_length=30)
+SEED = Option("seed", max_length=20, one_word=True)
+RETREAT = Option("retreat", max_length=30, one_word=True)
 SHIELD = Option("shield", kind="bool")
 
 

@@ -52,6 +52,7 @@ class Option:
     min_value: int | None = None
     max_value: int | None = None
     max_length: int | None = None
+    one_word: bool = False  # written as one word (a seed, attacker@2): console text after it is free text
 
 
 @dataclass
@@ -142,9 +143,9 @@ def dispatch(ctx: Context, name: str, raw_options: dict[str, str]):
     if cmd is None:
         if not name.strip():
             raise UserError(t("error.no_command", ctx.locale))
-        subs = subcommands(name.split(" ", 1)[0])
+        group = name.split(" ", 1)[0]
+        subs = subcommands(group)
         if subs:
-            group = name.split(" ", 1)[0]
             raise UserError(t("error.which_subcommand", ctx.locale, group=group, subs=", ".join(subs)))
         raise UserError(t("error.unknown_command", ctx.locale, command=name[:40]))
     if cmd.admin and not ctx.is_admin:
@@ -186,7 +187,7 @@ _AS_RE = re.compile(r"^as\s+([^:]{1,64}):\s*(.*)$", re.IGNORECASE | re.DOTALL)
 def single_word(opt: Option) -> bool:
     """Options whose value is one word (a number, yes/no, a choice, a game, a seed): free text
     after them on a console line belongs to the command's first option."""
-    return opt.kind in ("int", "bool") or bool(opt.choices) or opt.autocomplete == "game" or opt.name in ("seed", "id", "retreat")
+    return opt.one_word or opt.kind in ("int", "bool") or bool(opt.choices) or opt.autocomplete == "game"
 
 
 @contextmanager

@@ -63,7 +63,7 @@ def sabotage_pages(attempts, seed: int, locale, again_id: str | None, quote=None
     return _pages("gt.sabotage.title", lines, seed, locale, again_id, quote, "sabotage", "gt.rules.sabotage")
 
 
-@command("gt meteor", Option("incoming", max_length=300), Option("seed", max_length=20))
+@command("gt meteor", Option("incoming", max_length=300), Option("seed", max_length=20, one_word=True))
 def gt_meteor(ctx: Context, incoming: str | None = None, seed=None):
     items = parse_incoming(incoming, ctx.locale)
     seed = parse_seed(seed, ctx.locale)
@@ -72,7 +72,7 @@ def gt_meteor(ctx: Context, incoming: str | None = None, seed=None):
     return meteor_pages(items, seed, ctx.locale, again, rules_field(ctx, "meteor-swarm"))
 
 
-@command("gt sabotage", Option("seed", max_length=20))
+@command("gt sabotage", Option("seed", max_length=20, one_word=True))
 def gt_sabotage(ctx: Context, seed=None):
     seed = parse_seed(seed, ctx.locale)
     attempts = roll_sabotage(Dice(seed))
