@@ -123,6 +123,9 @@ def cmd_eval(args) -> int:
 
     comp = _compendium()
     result = evaluation.evaluate(comp, evaluation.load_queries(Path(args.file)), args.game)
+    if args.fit:  # the fusion weight fitted on these files with one pack left out
+        files = {evaluation.game_of_file(comp, Path(f)): evaluation.load_queries(Path(f)) for f in args.fit}
+        result["leave_one_pack_out"] = evaluation.leave_one_pack_out(comp, files)
     print(json.dumps(result, ensure_ascii=False, indent=2) if args.json else evaluation.report(result))
     if args.min_top1 is not None or args.min_top3 is not None:
         problems = evaluation.failures(result, args.min_top1 or 0, args.min_top3 or 0)
@@ -200,6 +203,10 @@ def cmd_health(args) -> int:
             conn.close()
         except sqlite3.Error as exc:
             problems.append(f"{name} database {path}: {exc}")
+    from tabletop.rules import dense
+
+    model = dense.embedder()  # degraded, not unhealthy: search then ranks lexically only
+    print("search: dense + lexical" if model.available else f"search: lexical only ({model.problem})")
     age = heartbeat_age()
     if age is None or age > HEARTBEAT_STALE:
         problems.append("no recent gateway heartbeat" if age is None else f"last gateway heartbeat {age:.0f} s ago")
@@ -275,6 +282,12 @@ def parser() -> argparse.ArgumentParser:
     sp.add_argument("--game", default="ti4")
     sp.add_argument("--min-top1", type=float, help="exit 1 when top-1 is below this")
     sp.add_argument("--min-top3", type=float, help="exit 1 when top-3 is below this (or a none query answers)")
+    sp.add_argument(
+        "--fit",
+        nargs="+",
+        metavar="FILE",
+        help="also fit the fusion weight on these files (one per pack, named <pack>_….yaml) leaving one pack out",
+    )
     sp.set_defaults(func=cmd_eval)
     sp = sub.add_parser("render", help="the exact message payloads for /rule QUERY, every page")
     sp.add_argument("query", nargs="+")

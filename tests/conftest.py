@@ -5,12 +5,16 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+# Passage vectors are cached per test session, outside data/: the first build embeds every
+# pack (about a minute here), every later build in the session (and its subprocesses) reuses them.
+os.environ.setdefault("EMBEDDINGS_CACHE", str(Path(tempfile.mkdtemp(prefix="embeddings-")) / "embeddings.db"))
 
 from tabletop import features  # noqa: E402
 from tabletop.frontend.state import StateDB  # noqa: E402

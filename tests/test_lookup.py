@@ -19,10 +19,15 @@ def test_section_number(compendium):
     assert (r.section, r.rule) == ("79", None)
 
 
-def test_unknown_rule_number_opens_the_section(compendium):
-    r = compendium.search.search("79.9")[0]
-    assert (r.section, r.rule) == ("79", None)
-    assert compendium.search.search("12") == []  # not in this pack
+@pytest.mark.parametrize("number", ["79.9", "62.99", "1", "2", "3.2", "8", "18.1", "90.1", "12"])
+def test_a_rule_number_that_does_not_exist_opens_nothing(compendium, number):
+    from tabletop.errors import UserError
+    from tabletop.rules import answers
+
+    assert compendium.search.search(number) == []
+    with pytest.raises(UserError) as err:
+        answers.lookup(compendium, number, "ti4", "ko")
+    assert number in err.value.message and "62" in err.value.message and "89" in err.value.message
 
 
 @pytest.mark.parametrize(

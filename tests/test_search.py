@@ -36,22 +36,43 @@ def test_eval_floor_for_every_other_pack(compendium, file, game):
 
 
 # The players' files (written by people who never saw our search) and our own held-out file.
-# The `none` floors are below 1.0: questions about movement through enemy fleets or researching
-# technology share enough words with sections that mention those topics to be answered; see
-# the README's search section.
+# Top-3 floors are the wave's targets (TI4 0.93, every other pack 0.90). TI4's top-1 floor is
+# under its 0.85 target: the fused search measures 0.83 on the players' file (README: Search).
 PLAYERS = [
-    ("ti4_players.yaml", "ti4", 0.75, 0.85, 0.6),
-    ("ti4_own.yaml", "ti4", 0.75, 0.85, 0.7),
-    ("galaxy_trucker_players.yaml", "galaxy-trucker", 0.0, 0.75, 0.3),
-    ("new_frontiers_players.yaml", "new-frontiers", 0.0, 0.75, 0.5),
-    ("liftoff_players.yaml", "liftoff", 0.0, 0.75, 0.5),
+    ("ti4_players.yaml", "ti4", 0.82, 0.93),
+    ("ti4_own.yaml", "ti4", 0.82, 0.93),
+    ("galaxy_trucker_players.yaml", "galaxy-trucker", 0.0, 0.90),
+    ("new_frontiers_players.yaml", "new-frontiers", 0.0, 0.90),
+    ("liftoff_players.yaml", "liftoff", 0.0, 0.90),
 ]
 
 
-@pytest.mark.parametrize("file, game, top1, top3, none_floor", PLAYERS)
-def test_eval_floors_on_the_players_questions(compendium, file, game, top1, top3, none_floor):
+@pytest.mark.parametrize("file, game, top1, top3", PLAYERS)
+def test_eval_floors_on_the_players_questions(compendium, file, game, top1, top3):
     result = evaluation.evaluate(compendium, evaluation.load_queries(EVAL / file), game)
-    assert evaluation.failures(result, top1=top1, top3=top3, none_floor=none_floor) == [], evaluation.report(result)
+    assert evaluation.failures(result, top1=top1, top3=top3, none_floor=0.0) == [], evaluation.report(result)
+
+
+def test_most_questions_the_documents_cannot_answer_get_an_honest_reply(compendium):
+    """At least 80% of the `none` questions of every players' file together are answered with
+    nothing or with "this topic has no entry here" (each file holds only two to seven)."""
+    honest = total = 0
+    for file, game, *_ in PLAYERS:
+        result = evaluation.evaluate(compendium, evaluation.load_queries(EVAL / file), game)
+        nones = result["kinds"].get("none")
+        if nones:
+            honest += round(nones["none_honest"] * nones["queries"])
+            total += nones["queries"]
+    assert total >= 10 and honest / total >= 0.8, (honest, total)
+
+
+def test_dense_ranking_lifts_every_pack_left_out_of_the_fit(compendium):
+    """The fusion weight fitted on the other packs' files does better on the pack left out than
+    the lexical ranking alone: the method generalises, it is not fitted to one file."""
+    files = {game: evaluation.load_queries(EVAL / file) for file, game, *_ in PLAYERS if "players" in file}
+    result = evaluation.leave_one_pack_out(compendium, files, grid=(0.0, 0.5, 0.75, 1.0, 2.0))
+    for pack, fit in result["packs"].items():
+        assert fit["mrr"] > fit["mrr_lexical"], (pack, fit)
 
 
 def test_no_ti4_question_is_answered_from_another_game(compendium):
@@ -123,7 +144,7 @@ def test_a_lexicon_form_is_found_through_the_words_lemma(compendium):
     """패스했으면 and 사람들 are the lexicon's 패스 and 사람 with an ending: they expand too."""
     engine = compendium.search
     index = engine.index("ti4")
-    by_word = {next(iter(g.own))[2:]: g for g in engine.groups(index, "다른 사람들 다 패스했으면")}
+    by_word = {next(iter(g.own))[2:]: g for g in index.groups("다른 사람들 다 패스했으면")}
     assert "순서종료" in by_word["패스"].terms and "플레이어" in by_word["사람"].terms
 
 
@@ -139,7 +160,7 @@ def test_analysis_expansion_and_repair_accept_any_text(compendium, query):
     engine = compendium.search
     index = engine.index("ti4")
     engine.analyzer.lemmas(query)
-    engine.groups(index, query)
+    index.groups(query)
     engine._repaired(index, query)
     engine.missing(query)
     if not any(ch.isalnum() for ch in query):
@@ -256,7 +277,9 @@ def test_combining_jamo_and_fullwidth_are_normalised(compendium):
 @given(st.text(max_size=300))
 def test_search_accepts_any_text(compendium, query):
     results = compendium.search.search(query)
-    assert all(r.score >= 30 for r in results)
+    scores = [r.score for r in results]
+    assert scores == sorted(scores, reverse=True)
+    assert not results or results[0].score >= 30  # an answer leads with real evidence
     assert len(compendium.search.suggest(query)) <= 25
 
 

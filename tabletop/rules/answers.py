@@ -217,6 +217,15 @@ def missing_answer(compendium: Compendium, topic: MissingTopic, locale="ko") -> 
     return RuleAnswer(pages=[page], rows=[buttons] if buttons else [], locale=str(locale))
 
 
+def no_such_number(compendium: Compendium, query: str, game: str, locale) -> None:
+    """A rule number the document does not have never opens another rule: say so, with the
+    pack's range (UserError)."""
+    span = compendium.search.number_range(query, game)
+    if span:
+        name = compendium.packs[game].name(str(locale))
+        raise UserError(t("no_such_rule", locale, number=query.strip(), game=name, first=span[0], last=span[1]))
+
+
 def lookup(compendium: Compendium, query: str, game: str = "ti4", locale="ko") -> RuleAnswer:
     """/rule: the best section for a query, opened at the matched rule; for a topic the document
     lacks, the honest answer that says so; UserError when nothing fits."""
@@ -224,6 +233,7 @@ def lookup(compendium: Compendium, query: str, game: str = "ti4", locale="ko") -
     game = check_game(compendium, game, locale)
     results = compendium.search.search(query, game, limit=1)
     if not results:
+        no_such_number(compendium, query, game, locale)
         missing = compendium.search.missing(query, game)
         if missing:
             return missing_answer(compendium, missing[0], locale)
@@ -287,6 +297,7 @@ def search_reply(compendium: Compendium, query: str, game: str = "ti4", locale="
     game = check_game(compendium, game, locale)
     results = compendium.search.search(query, game, limit=limit)
     if not results:
+        no_such_number(compendium, query, game, locale)
         missing = compendium.search.missing(query, game)
         if missing:
             return missing_answer(compendium, missing[0], locale).reply()
@@ -300,6 +311,8 @@ def chat_answer(compendium: Compendium, query: str, game: str = "ti4", locale="k
     query = check_query(query, locale)
     game = check_game(compendium, game, locale)
     results = compendium.search.search(query, game, limit=3)
+    if not results:
+        no_such_number(compendium, query, game, locale)
     note = ""
     missing = compendium.search.missing(query, game) if not results else []
     if missing:

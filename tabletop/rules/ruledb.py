@@ -19,17 +19,24 @@ import sqlite_utils
 
 from tabletop.combat import units
 from tabletop.paths import DATA_DIR, RULES_DIR, rules_db_path
-from tabletop.rules import morph, text
+from tabletop.rules import dense, morph, text
 from tabletop.rules.packs import Pack, PackError, Section, load_packs
 
 log = logging.getLogger(__name__)
 
 # Bump when the database layout or the tokeniser changes, so old databases are rebuilt.
-SCHEMA_VERSION = "5"
+SCHEMA_VERSION = "6"
 DATA_FILES = ("units",)
 # The code that turns the YAML into the database: a change to any of it also needs a rebuild.
 _HERE = Path(__file__).parent
-BUILD_CODE = (_HERE / "ruledb.py", _HERE / "text.py", _HERE / "morph.py", _HERE / "packs.py", Path(units.__file__))
+BUILD_CODE = (
+    _HERE / "ruledb.py",
+    _HERE / "text.py",
+    _HERE / "morph.py",
+    _HERE / "packs.py",
+    _HERE / "dense.py",
+    Path(units.__file__),
+)
 
 
 def source_files(rules_dir: Path = RULES_DIR, data_dir: Path = DATA_DIR) -> list[Path]:
@@ -41,7 +48,7 @@ def source_files(rules_dir: Path = RULES_DIR, data_dir: Path = DATA_DIR) -> list
 
 def content_hash(rules_dir: Path = RULES_DIR, data_dir: Path = DATA_DIR) -> str:
     """A hash of every YAML source and of the code that turns them into the database."""
-    h = hashlib.sha256(SCHEMA_VERSION.encode())
+    h = hashlib.sha256(f"{SCHEMA_VERSION}\0{dense.MODEL_ID}".encode())
     for module in BUILD_CODE:  # a new tokeniser or layout also needs a rebuild
         h.update(module.read_bytes())
     for path in source_files(rules_dir, data_dir):
@@ -67,22 +74,41 @@ def _section_keys(pack: Pack) -> dict[str, str]:
     return by_key
 
 
-def _doc_rows(pack: Pack, analyzer: morph.Analyzer):
+def _doc_rows(pack: Pack, analyzer: morph.Analyzer) -> list[dict]:
     """Search documents, analysed once here: one per section intro and one per rule (so that the
-    rule that answers can be pointed at), each with its lemmas, bigrams and unigrams."""
+    rule that answers can be pointed at), each with its lemmas, bigrams and unigrams, and the
+    passage the embedding model reads."""
+    rows = []
     for s in pack.sections:
+        heading = s.full_title + (f" ({s.name_en})" if s.name_en else "")
+        if s.names.get("ko", s.title) != s.title:  # a Japanese section, named for Korean readers too
+            heading += f" · {s.names['ko']}"
         parts = [(None, [s.title, s.intro])] + [(r.id, [r.heading, *r.lines()]) for r in s.rules]
         for rule_id, lines in parts:
             body = "\n".join(x for x in lines if x)
             big, uni = text.tokens(body)
-            yield {
-                "pack": pack.id,
-                "section": s.id,
-                "rule": rule_id,
-                "lemmas": " ".join(analyzer.lemmas(body)),
-                "bigrams": " ".join(big),
-                "unigrams": " ".join(uni),
-            }
+            rows.append(
+                {
+                    "pack": pack.id,
+                    "section": s.id,
+                    "rule": rule_id,
+                    "lemmas": " ".join(analyzer.lemmas(body)),
+                    "bigrams": " ".join(big),
+                    "unigrams": " ".join(uni),
+                    "passage": dense.passage_text(heading, "\n".join(x for x in lines[1:] if x) if rule_id is None else body),
+                }
+            )
+    return rows
+
+
+def _embedded(rows: list[dict]) -> list[dict]:
+    """The rows with their passages' vectors (None each when the model cannot be loaded: search
+    then ranks lexically only)."""
+    vectors = dense.embed_passages([r["passage"] for r in rows])
+    for i, row in enumerate(rows):
+        passage = row.pop("passage")
+        row["vector"] = dense.to_blob(vectors[i]) if vectors is not None and passage else None
+    return rows
 
 
 def user_terms(packs: list[Pack]) -> set[str]:
@@ -176,7 +202,7 @@ def _write(db: sqlite_utils.Database, packs: list[Pack], units: list[dict], dige
                 for i, name in enumerate(s.related)
             ),
         )
-        db.table("docs").insert_all(_doc_rows(p, analyzer))
+        db.table("docs").insert_all(_embedded(_doc_rows(p, analyzer)), columns={"vector": bytes})
         db.table("lexicon").insert_all(
             (
                 {

@@ -10,44 +10,44 @@ A query is read the way a player writes it, then matched against sections and th
      and bigrams; the pack's lexicon adds the rules' own terms for the players' words (인프 ->
      보병, 터지다 -> 파괴), weighted below the player's own words; every rule is scored with BM25
      over lemmas and bigrams, and a section by its best rules.
+  4. meaning: a multilingual embedding model ranks every rule by similarity to the question
+     (with the lexicon's official terms for the slang in it), fused with the lexical ranking
+     (fusion.py).
 A section is offered only when a name points at it or it covers enough of the question's
-information; otherwise nothing is returned, never the least bad section. Topics the rules name
-but the document lacks (우주 전투 in TI4's 62-89) are reported by `missing`.
+information; otherwise nothing is returned, never the least bad section. A topic the rules name
+but the document lacks (우주 전투 in TI4's 62-89) is reported by `missing` when the question is
+just its name; a question that asks more is answered from the sections that mention it, and
+the result says the topic has no entry of its own.
 """
 
 from __future__ import annotations
 
-import math
+import functools
 import re
 import sqlite3
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from rapidfuzz import process
+import numpy as np
 from rapidfuzz.distance import Levenshtein
 
-from tabletop.rules import morph, text
-from tabletop.rules.packs import Pack, Term
+from tabletop.rules import dense, fusion, morph, text
+from tabletop.rules.lexical import (
+    CENTRAL_TOPIC,
+    FULL_COVERAGE,
+    MIN_COVERAGE,
+    SIBLING_SHARE,
+    Doc,
+    MissingTopic,
+    PackIndex,
+    allowed_edits,
+)
 
 MAX_QUERY_CHARS = 200  # longer input is refused by the front ends with a message
 MIN_SCORE = 30.0  # below this a section is not offered at all
 CONFIDENT_SCORE = 60.0  # below this, chat mode offers "did you mean" instead of an answer
 
-# The principled constants of word matching, each with its reason.
-BM25_K1, BM25_B = 1.2, 0.75  # the standard Okapi BM25 saturation and length normalisation
-EXPANSION_WEIGHT = 0.6  # an everyday word's expansion is our reading of the player's word, not their word
-# A spelling (인프, 캐리어, tg) is the same name in another script or shortened: its expansion
-# counts in full.
-BIGRAM_WEIGHT = 0.5  # a word gives one lemma but several overlapping bigrams: half weight each
-MIN_COVERAGE = 0.5  # without a name, a section must hold at least half the question's information
-# ... and one of its telling words, unless it holds (nearly) all of it: a question asked wholly
-# in the rules' everyday words (2인 게임, 카드) is still answered by the section that has them all.
-FULL_COVERAGE = 0.9
-SIBLING_SHARE = 0.25  # a section's other matching rules add a quarter: several rules on the topic
-CENTRAL_TOPIC = 0.5  # a missing topic few sections mention is what a question about it is about
-
 _NUMBER_RE = re.compile(r"^(?:§|제)?\s*(\d{1,4})(?:\s*[.\-·:]\s*(\d{1,3}))?\s*\.?\s*(?:조|항)?$")
-_ENUMERATOR_RE = re.compile(r"^\s*(?:\d+[.)]|\[\d+\]|[-•])\s*")
 _INLINE_RULE_RE = re.compile(r"(?<![\d.])(\d{1,4})\.(\d{1,3})(?![\d])")
 
 
@@ -58,349 +58,41 @@ class Result:
     rule: str | None  # the rule that matched ("79.1"), None when the whole section did
     score: float
     title: str  # the section's full title, for lists
-    how: str  # which signal decided: number, exact, initials, fuzzy, prefix, contains, text
+    how: str  # which signal decided: number, exact, initials, fuzzy, prefix, contains, text, dense
+    absent: MissingTopic | None = None  # the topic asked about, which has no entry of its own
 
     @property
     def confident(self) -> bool:
         return self.score >= CONFIDENT_SCORE
 
     def as_dict(self) -> dict:
-        return {"id": self.section, "title": self.title, "rule": self.rule, "score": round(self.score, 2)}
+        out: dict[str, object] = {"id": self.section, "title": self.title, "rule": self.rule, "score": round(self.score, 2)}
+        if self.absent:  # answered from a section that mentions a topic the document lacks
+            out["absent"] = self.absent.as_dict()
+        return out
 
 
-@dataclass(frozen=True)
-class MissingTopic:
-    """A rules topic the document names (a related topic, a lexicon term) but has no section for."""
-
-    pack: str
-    name: str
-    english: str
-    mentions: tuple[str, ...]  # ids of sections whose text mentions it
-
-    def as_dict(self) -> dict:
-        return {"id": None, "missing": True, "title": self.name, "en": self.english, "mentions": list(self.mentions)}
-
-
-@dataclass(frozen=True)
-class _Name:
-    section: str
-    rule: str | None
-    label: str
-    key: str
-    jamo: str
-    initials: str
-    hangul: bool
-    cjk: bool  # kana or kanji: substring containment works as for Hangul
-    weight: float  # titles 1.0, aliases and lexicon spellings slightly less, sub-headings less again
-    words: tuple[str, ...]  # normalised words of the label, for containment in a question
-
-
-@dataclass
-class _Doc:
-    section: str
-    rule: str | None
-    fields: dict[str, Counter]  # "L" lemmas, "B" bigrams and words, "U" unigrams
-    lengths: dict[str, int] = field(default_factory=dict)
-
-
-@dataclass
-class _Group:
-    """One word of the question with the tokens that evidence it: its own (lemma, bigrams) and,
-    when the lexicon knows it, each official form of the term it stands for."""
-
-    own: dict[str, float]  # field-prefixed token -> weight
-    expansions: list[dict[str, float]]  # one token set per official form (보병, Infantry)
-    idf: float
-    terms: frozenset[str] = frozenset()  # keys of the lexicon terms it stands for
-    readings: list[tuple[tuple[tuple[str, float], ...], float]] = field(default_factory=list)
-
-    def __post_init__(self) -> None:
-        # Each reading of the word is one field of one form: its own lemma, its own bigrams, an
-        # expansion's lemma or bigrams, with the share each token carries and the reading's
-        # weight (1 for the word itself or a spelling, EXPANSION_WEIGHT for an everyday word).
-        for weights, scale in [(self.own, 1.0)] + [(e, _scale(e)) for e in self.expansions]:
-            for prefix in ("L:", "B:"):
-                part = [(t, w) for t, w in weights.items() if t.startswith(prefix)]
-                total = sum(w for _, w in part)
-                if total:
-                    self.readings.append((tuple((t, w / total) for t, w in part), scale))
-
-    def credit(self, tokens: set[str]) -> float:
-        """How much of this word a set of tokens holds: the best of its readings (a word's lemma
-        and its bigrams are two readings of the same word; an official form of its term counts
-        at the weight it came with). Single syllables (unigrams) are too common to count."""
-        best = 0.0
-        for part, scale in self.readings:
-            if scale <= best:
-                continue
-            share = sum(w for t, w in part if t in tokens)
-            best = max(best, share * scale)
-        return best
-
-
-def _scale(expansion: dict[str, float]) -> float:
-    """The weight an expansion came with: 1 for a spelling, EXPANSION_WEIGHT for an everyday word."""
-    return max((w for t, w in expansion.items() if t.startswith("L:")), default=max(expansion.values(), default=0.0))
-
-
-class _PackIndex:
-    def __init__(
-        self, pack: Pack, docs: list[_Doc], related_counts: dict[str, int], related_names: set[str], analyzer: morph.Analyzer
-    ):
-        self.pack = pack
-        self.analyzer = analyzer
-        self.names: list[_Name] = []
-        self.exact: dict[str, list[_Name]] = {}
-        self.prior: dict[str, float] = {}
-        self.docs = docs
-        self.section_docs: dict[str, list[_Doc]] = {}
-        for d in docs:
-            self.section_docs.setdefault(d.section, []).append(d)
-        self.section_tokens: dict[str, set[str]] = {}
-        for sid, sdocs in self.section_docs.items():
-            self.section_tokens[sid] = {f"{f}:{t}" for d in sdocs for f, c in d.fields.items() for t in c}
-        n = len(pack.sections)
-        self.n = n
-        self.df: Counter = Counter(t for toks in self.section_tokens.values() for t in toks)
-        self.max_idf = math.log((n + 1) / 0.5)
-        # A word neither the pack nor its lexicon uses cannot be matched. An unknown noun is
-        # likely the question's topic (주식, 타이머): it weighs as much as the pack's average
-        # word, so a section that lacks it is not an answer. An unknown verb or adverb is
-        # mostly the player's own way of saying things (몰아넣다, 방금): it weighs as little as
-        # the pack's most common words.
-        lemma_idfs = [self.idf(t) for t in self.df if t.startswith("L:")]
-        self.unknown_noun_idf = sum(lemma_idfs) / len(lemma_idfs) if lemma_idfs else 1.0
-        self.unknown_idf = min(lemma_idfs) if lemma_idfs else 1.0
-        self.doc_df: Counter = Counter(f"{f}:{t}" for d in docs for f, c in d.fields.items() for t in c)
-        self.avg_len = {f: (sum(d.lengths.get(f, 0) for d in docs) / len(docs)) or 1.0 for f in ("L", "B", "U")} if docs else {}
-        self.postings: dict[str, list[tuple[_Doc, int]]] = {}
-        for d in docs:
-            for f, c in d.fields.items():
-                for t, tf in c.items():
-                    self.postings.setdefault(f"{f}:{t}", []).append((d, tf))
-        corpus_keys = []
-        for s in pack.sections:
-            labels = [(s.title, 1.0), (s.full_title, 1.0)]
-            labels += [(name, 1.0) for name in s.names.values()]
-            labels += [(a, 0.97) for a in s.aliases]
-            for label, weight in labels:
-                self._add(s.id, None, label, weight)
-                bare = _ENUMERATOR_RE.sub("", label)  # "2. 게임 준비" is also "게임 준비"
-                if bare != label:
-                    self._add(s.id, None, bare, weight)
-            for r in s.rules:
-                if r.heading:
-                    self._add(s.id, r.id, r.heading, 0.93)
-            # how often other sections point here: a tie-breaker between equally good names
-            self.prior[s.id] = min(related_counts.get(s.id, 0), 10) * 0.1
-            corpus_keys.append(text.key(" ".join([s.title, s.intro] + [line for r in s.rules for line in r.lines()])))
-        self.corpus_keys = "\n".join(corpus_keys)
-        self.section_keys = dict(zip((s.id for s in pack.sections), corpus_keys))
-        self._lexicon(pack.lexicon)
-        self._vocabulary()
-        self.topics = self._topics(pack, related_names)
-
-    # --- names -----------------------------------------------------------------------------
-
-    def _add(self, section: str, rule: str | None, label: str, weight: float) -> None:
-        k = text.key(label)
-        if not k:
-            return
-        if any(n.section == section and n.rule == rule for n in self.exact.get(k, [])):
-            return
-        name = _Name(
-            section,
-            rule,
-            label,
-            k,
-            text.decompose(k),
-            text.initials(label),
-            any(text.is_syllable(c) for c in k),
-            any(0x3040 <= ord(c) <= 0x9FFF for c in k),
-            weight,
-            tuple(text.normalize(label).split()),
-        )
-        self.names.append(name)
-        self.exact.setdefault(k, []).append(name)
-
-    def _lexicon(self, lexicon: tuple[Term, ...]) -> None:
-        """A term that names a section lends it its spellings as names; every term's forms,
-        everyday words included, expand questions to the term's own words."""
-        section_of = {n.key: n.section for n in self.names if n.rule is None}
-        self.terms: list[tuple[Term, str | None]] = []
-        # (lemmas, key, term index, weight, kind): kind says how a form is found in a question
-        self.forms: list[tuple[tuple[str, ...], str, int, float, str]] = []
-        for index, term in enumerate(lexicon):
-            section = next(
-                (section_of[text.key(f)] for f in (term.term, *term.names.values()) if text.key(f) in section_of), None
-            )
-            self.terms.append((term, section))
-            if section:
-                for form in (term.term, *term.names.values(), *term.spellings):
-                    self._add(section, None, form, 0.9)
-            for form in term.forms:
-                lemmas = tuple(self.analyzer.lemmas(form)) if any(map(text.is_syllable, form)) else ()
-                weight = EXPANSION_WEIGHT if form in term.words else 1.0
-                key = text.key(form)
-                if lemmas and any(lm.endswith("다") for lm in lemmas):
-                    kind = "verb"  # a verb phrase: its lemmas must all be in the question
-                elif len(key) >= 2 and any(map(text.is_syllable, key)):
-                    kind = "hangul"  # whole words, wherever they stand
-                elif len(key) >= 2 and any(0x3040 <= ord(c) <= 0x9FFF for c in key):
-                    kind = "cjk"  # Japanese writes no spaces: containment is all there is
-                else:
-                    kind = "word"  # a short or Latin form: a whole word or lemma
-                if key:
-                    self.forms.append((lemmas, key, index, weight, kind))
-        by_term = {text.key(term.term): term for term, _ in self.terms}
-        self.expansion_tokens: dict[int, list[dict[str, float]]] = {}
-        for index, (term, _) in enumerate(self.terms):
-            forms = [query_tokens(form, self.analyzer) for form in (term.term, *term.names.values())]
-            for broader in term.broader:  # a kind of a broader term: the rules may speak of that
-                b = by_term[text.key(broader)]
-                forms += [
-                    {t: w * EXPANSION_WEIGHT for t, w in query_tokens(f, self.analyzer).items()}
-                    for f in (b.term, *b.names.values())
-                ]
-            self.expansion_tokens[index] = forms
-
-    def _topics(self, pack: Pack, related_names: set[str]) -> list[tuple[MissingTopic, tuple[str, ...]]]:
-        """Topics of the rules this document lacks: related topics that point outside the pack,
-        and lexicon terms marked as topics, each with the keys it is written as."""
-        by_key = {text.key(t.term): t for t, section in self.terms if section is None}
-        keys = {text.key(n) for n in related_names} | {k for k, t in by_key.items() if t.topic}
-        topics = []
-        for key in sorted(keys):
-            term = by_key.get(key)
-            name = term.term if term else next(n for n in related_names if text.key(n) == key)
-            forms = (term.term, *term.names.values(), *term.spellings) if term else (name,)
-            mentions = tuple(
-                s.id for s in pack.sections if key in self.section_keys[s.id] or key in {text.key(r) for r in s.related}
-            )
-            english = term.names.get("en", "") if term else ""
-            topics.append((MissingTopic(pack.id, name, english, mentions), tuple(text.key(f) for f in forms)))
-        return topics
-
-    def rarity(self, key: str) -> float:
-        """A key's IDF over the sections' text relative to the rarest word's, from 0 to 1."""
-        df = sum(key in k for k in self.section_keys.values())
-        return math.log((self.n + 1) / (df + 0.5)) / self.max_idf
-
-    def specificity(self, key: str) -> float:
-        """How much a name contained in a question says: the square root of its IDF over the
-        sections' text relative to the rarest word's (a gentle curve: a title a few sections use,
-        폭격, still names the topic): near 1 for a name only its own section uses, about 0.3 for a
-        word most sections use (행성 in TI4), which names the topic of few questions."""
-        return max(0.2, math.sqrt(self.rarity(key)))
-
-    # --- vocabulary for typo repair ----------------------------------------------------------
-
-    def _vocabulary(self) -> None:
-        words: set[str] = {n.key for n in self.names if n.hangul}
-        words |= {key for _, key, _, _, _ in self.forms if all(map(text.is_syllable, key))}
-        for s in self.pack.sections:
-            for line in [s.title, s.intro] + [line for r in s.rules for line in r.lines()]:
-                for w in text.normalize(line).split():
-                    stem = text.strip_particle(text.key(w))
-                    if len(stem) >= 2 and all(map(text.is_syllable, stem)):
-                        words.add(stem)
-        for token in self.df:
-            if token.startswith("L:") and all(map(text.is_syllable, token[2:])) and len(token) >= 4:
-                words.add(token[2:])
-        self.vocabulary = words
-        self.vocabulary_jamo: dict[int, list[str]] = {}
-        self.jamo_to_word: dict[str, str] = {}
-        for w in words:
-            j = text.decompose(w)
-            self.jamo_to_word.setdefault(j, w)
-            self.vocabulary_jamo.setdefault(len(j), []).append(j)
-
-    def repair(self, stem: str) -> str | None:
-        """The vocabulary word a misspelt stem most likely meant, or None when the stem is a
-        word (ours or the dictionary's) or nothing is near enough."""
-        if len(stem) < 2 or stem in self.vocabulary or stem in text.STOPWORDS or not all(map(text.is_syllable, stem)):
-            return None
-        if self.analyzer.is_known_word(stem):
-            return None
-        jamo = text.decompose(stem)
-        budget = allowed_edits(len(jamo))
-        if budget == 0:
-            return None
-        candidates = [w for n in range(len(jamo) - budget, len(jamo) + budget + 1) for w in self.vocabulary_jamo.get(n, ())]
-        best = process.extractOne(jamo, candidates, scorer=Levenshtein.distance, score_cutoff=budget)
-        return self.jamo_to_word[best[0]] if best else None
-
-    # --- scoring -----------------------------------------------------------------------------
-
-    def idf(self, token: str) -> float:
-        return math.log((self.n + 1) / (self.df.get(token, 0) + 0.5))
-
-    def doc_idf(self, token: str) -> float:
-        n = len(self.docs)
-        return math.log(1 + (n - self.doc_df.get(token, 0) + 0.5) / (self.doc_df.get(token, 0) + 0.5))
-
-    def bm25(self, query: dict[str, float]) -> dict[int, float]:
-        """BM25 of every document that shares a token with the weighted query, by id(doc)."""
-        scores: dict[int, float] = {}
-        for token, weight in query.items():
-            idf = self.doc_idf(token)
-            avg = self.avg_len.get(token[0], 1.0)
-            for doc, tf in self.postings.get(token, ()):
-                norm = tf * (BM25_K1 + 1) / (tf + BM25_K1 * (1 - BM25_B + BM25_B * doc.lengths.get(token[0], 0) / avg))
-                scores[id(doc)] = scores.get(id(doc), 0.0) + weight * idf * norm
-        return scores
-
-    def shares_a_telling_word(self, section: str, groups: list[_Group]) -> bool:
-        """Whether the section holds at least one word of the question that at most a quarter of
-        the sections use: common words alone (다음, 플레이어) would match any section."""
-        tokens = self.section_tokens.get(section, set())
-        telling = math.log((self.n + 1) / (self.n / 4 + 0.5))
-        return any(g.idf >= telling and g.credit(tokens) > 0 for g in groups)
-
-    def coverage(self, section: str, groups: list[_Group]) -> float:
-        """Share of the question's information (IDF-weighted words) that this section holds: a
-        word counts in full when its own tokens are there, less when only its expansion is."""
-        tokens = self.section_tokens.get(section, set())
-        total = sum(g.idf for g in groups)
-        if not total:
-            return 0.0
-        return sum(g.idf * g.credit(tokens) for g in groups) / total
-
-
-def allowed_edits(jamo_len: int) -> int:
-    """Edit budget on jamo: none for one syllable, one for two or three, two from four on."""
-    if jamo_len <= 4:
-        return 0
-    if jamo_len <= 9:
-        return 1
-    if jamo_len <= 15:
-        return 2
-    return 3
-
-
-def query_tokens(phrase: str, analyzer: morph.Analyzer) -> dict[str, float]:
-    """Field-prefixed tokens of a phrase with their weights: lemmas (L:) in full, bigrams and
-    ASCII words (B:) at BIGRAM_WEIGHT unless the phrase gave no lemma."""
-    lemmas = analyzer.lemmas(phrase)
-    big, uni = text.tokens(phrase, query=True)
-    out: dict[str, float] = {f"L:{lemma}": 1.0 for lemma in lemmas}
-    bigram_weight = BIGRAM_WEIGHT if lemmas else 1.0
-    for b in big:
-        out.setdefault(f"B:{b}", 1.0 if b.isascii() else bigram_weight)
-    if not big:
-        for u in uni:
-            out.setdefault(f"U:{u}", bigram_weight)
-    return out
+def _without(query: str, keys: set[str]) -> str:
+    """The question with every writing of the given names taken out ("space combat", 우주전투):
+    what it asks beyond the topic's name."""
+    for k in sorted(keys, key=len, reverse=True):
+        if len(k) >= 2:
+            query = re.sub(r"\s*".join(map(re.escape, k)), " ", query)
+    return query
 
 
 class SearchEngine:
-    def __init__(self, compendium):
+    def __init__(self, compendium, embedder: dense.Embedder | None = None):
         self.compendium = compendium
         self.conn: sqlite3.Connection = compendium.conn
         self.analyzer = morph.Analyzer(compendium.user_dictionary)
-        self._indexes: dict[str, _PackIndex] = {}
+        self.embedder = embedder or dense.embedder()
+        self.dense_weight = fusion.DENSE_WEIGHT
+        self._indexes: dict[str, PackIndex] = {}
+        self._vectors: dict[str, np.ndarray] = {}
+        self._embed = functools.lru_cache(maxsize=512)(self.embedder.query)  # a question asked again
 
-    def index(self, game: str) -> _PackIndex | None:
+    def index(self, game: str) -> PackIndex | None:
         """A pack's index, built when the pack is first searched: a session that only asks about
         TI4 never holds the other packs' indexes (nor the analyser's pages they touch)."""
         if game not in self._indexes:
@@ -415,23 +107,46 @@ class SearchEngine:
                         counts[topic.target] = counts.get(topic.target, 0) + 1
                     else:
                         outside.add(topic.name)
-            self._indexes[game] = _PackIndex(pack, self._load_docs(game), counts, outside, self.analyzer)
+            docs, vectors = self._load_docs(game)
+            self._indexes[game] = PackIndex(pack, docs, counts, outside, self.analyzer)
+            self._vectors[game] = vectors
         return self._indexes[game]
 
-    def _load_docs(self, game: str) -> list[_Doc]:
-        out: list[_Doc] = []
-        for section, rule, lemmas, bigrams, unigrams in self.conn.execute(
-            "select section, rule, lemmas, bigrams, unigrams from docs where pack = ? order by rowid", (game,)
+    def _load_docs(self, game: str) -> tuple[list[Doc], np.ndarray]:
+        """The pack's documents and, when the database holds them all, their vectors (rows)."""
+        docs: list[Doc] = []
+        blobs: list[bytes | None] = []
+        columns = {row[1] for row in self.conn.execute("pragma table_info(docs)")}
+        vector = "vector" if "vector" in columns else "null"
+        for section, rule, lemmas, bigrams, unigrams, blob in self.conn.execute(
+            f"select section, rule, lemmas, bigrams, unigrams, {vector} from docs where pack = ? order by rowid", (game,)
         ):
             fields = {"L": Counter(lemmas.split()), "B": Counter(bigrams.split()), "U": Counter(unigrams.split())}
             lengths = {f: sum(c.values()) for f, c in fields.items()}
-            out.append(_Doc(section, rule, fields, lengths))
-        return out
+            docs.append(Doc(len(docs), section, rule, fields, lengths))
+            blobs.append(blob)
+        complete = all(b is not None for b in blobs)
+        return docs, dense.from_blobs([b for b in blobs if b is not None] if complete else [])
+
+    @property
+    def dense_available(self) -> bool:
+        """Whether questions are ranked by meaning too (False: lexical only, and why is logged)."""
+        return self.embedder.available
+
+    def _dense_view(self, index: PackIndex, query: str, repaired: str, weight: float) -> fusion.DenseView | None:
+        vectors = self._vectors.get(index.pack.id)
+        if weight <= 0 or vectors is None or not len(vectors):
+            return None
+        qvec = self._embed(index.with_official_terms(query, repaired))
+        if qvec is None:
+            return None
+        return fusion.dense_view(vectors, [d.section for d in index.docs], qvec)
 
     # -------------------------------------------------------------------------------------
 
-    def search(self, query: str, game: str = "ti4", limit: int = 10) -> list[Result]:
-        """Ranked results for a query; an empty list when nothing in the pack answers it."""
+    def search(self, query: str, game: str = "ti4", limit: int = 10, dense: bool = True) -> list[Result]:
+        """Ranked results for a query; an empty list when nothing in the pack answers it.
+        dense=False ranks lexically only (autocomplete, which must answer within milliseconds)."""
         index = self.index(game)
         if index is None or not isinstance(query, str) or limit <= 0:
             return []
@@ -447,9 +162,10 @@ class SearchEngine:
             if current is None or score > current[0]:
                 best[section] = [score, rule, how]
 
-        number = self._number(index, norm)
-        if number:
-            offer(*number)
+        if _NUMBER_RE.match(norm):  # a number opens its section or rule, or nothing at all
+            number = self._number(index, norm)
+            if number:
+                offer(*number)
             return self._finish(index, best, limit)
 
         for name in index.exact.get(qkey, ()):
@@ -482,25 +198,58 @@ class SearchEngine:
                 offer(s.id, 90, rid, "number")
 
         exact = {sid for sid, entry in best.items() if entry[2] == "exact"}
-        self._words(index, repaired, rkey, offer, skip=exact)
+        doc_scores = self._words(index, repaired, rkey, offer, skip=exact)
         if exact:  # a name typed exactly outranks anything the words merely suggest
             for sid, entry in best.items():
                 if sid not in exact:
                     entry[0] = min(entry[0], 90.0)
+        absent = None
         central = [m for m in self._missing(index, rkey) if index.rarity(text.key(m.name)) >= CENTRAL_TOPIC]
         if central:
             # The question is about a topic this document has no section for (우주 전투 in
-            # TI4's 62-89). A section no name points at answers it only if it mentions the topic
-            # and also holds the rest of the question; otherwise the honest answer is `missing`.
+            # TI4's 62-89). Asked by its name alone, the honest answer is `missing`; asked
+            # about more, the answer is the best rule among the sections that mention it.
             topic_keys = {k for m in central for t, keys in index.topics if t is m for k in keys}
-            rest = [g for g in self.groups(index, repaired) if not g.terms & topic_keys]
+            rest = [g for g in index.groups(_without(repaired, topic_keys)) if not g.terms & topic_keys]
             mentioned = {sid for m in central for sid in m.mentions}
             for sid in [sid for sid, entry in best.items() if entry[2] == "text"]:
-                if sid not in mentioned or not rest or index.coverage(sid, rest) < MIN_COVERAGE:
+                if not rest or sid not in mentioned:
                     del best[sid]
-        return self._finish(index, best, limit)
+            if rest and mentioned:
+                absent = central[0]
+                for sid in mentioned:
+                    offer(sid, 0.0, None, "text")
+        if not best:
+            return []
+        view = self._dense_view(index, norm, repaired, self.dense_weight) if dense else None
+        if view is not None:  # words alone are not enough where the meaning is far off
+            for sid in [sid for sid, e in best.items() if e[2] in fusion.WORD_SIGNALS]:
+                if view.section_z.get(sid, 0.0) < fusion.MIN_MEANING:
+                    del best[sid]
+            if not best:
+                return []
+        fused = fusion.fuse(best, view, self.dense_weight if dense else 0.0)
+        for sid, entry in fused.items():
+            if entry[2] not in fusion.NAME_SIGNALS:
+                docs = [(d.position, d.rule) for d in index.section_docs.get(sid, ())]
+                entry[1] = fusion.best_rule(docs, view, doc_scores, self.dense_weight) if docs else entry[1]
+        # Once the words say the pack answers, every section the fusion ranked may be listed:
+        # the dense ranker's second and third choices are often the answer the words missed.
+        keep = set(fused) if view is not None else set(best)
+        return self._finish(index, fused, limit, keep, absent)
 
-    def _repaired(self, index: _PackIndex, norm: str) -> str:
+    def number_range(self, query: str, game: str) -> tuple[int, int] | None:
+        """The pack's first and last section numbers when the query is a rule or section number
+        the pack does not have (62.99, 8 in TI4's 62-89); None otherwise."""
+        index = self.index(game)
+        if index is None or not isinstance(query, str) or not _NUMBER_RE.match(text.normalize(query)):
+            return None
+        if self._number(index, text.normalize(query)):
+            return None
+        numbers = [s.number for s in index.pack.sections]
+        return (min(numbers), max(numbers)) if numbers else None
+
+    def _repaired(self, index: PackIndex, norm: str) -> str:
         """The question with each misspelt word stem replaced by the vocabulary word it meant."""
         out = []
         for word in norm.split():
@@ -509,7 +258,7 @@ class SearchEngine:
             out.append(fixed + word[len(stem) :] if fixed and word.startswith(stem) else word)
         return " ".join(out)
 
-    def _number(self, index: _PackIndex, norm: str):
+    def _number(self, index: PackIndex, norm: str):
         m = _NUMBER_RE.match(norm)
         if not m:
             return None
@@ -517,11 +266,11 @@ class SearchEngine:
         if not section:
             return None
         rid = f"{int(m.group(1))}.{int(m.group(2))}" if m.group(2) else None
-        if rid and section.rule(rid):
-            return section.id, 100.0, rid, "number"
-        return section.id, 100.0 if rid is None else 80.0, None, "number"
+        if rid is None:
+            return section.id, 100.0, None, "number"
+        return (section.id, 100.0, rid, "number") if section.rule(rid) else None
 
-    def _fuzzy(self, index: _PackIndex, qkey: str, offer) -> None:
+    def _fuzzy(self, index: PackIndex, qkey: str, offer) -> None:
         qjamo = text.decompose(qkey)
         budget = allowed_edits(len(qjamo)) if any(map(text.is_syllable, qkey)) else allowed_edits(len(qkey) - 1)
         # a word the rules themselves use is not a typo of a title: it must not jump there
@@ -537,64 +286,9 @@ class SearchEngine:
             if d <= budget:
                 offer(name.section, (84 - 8 * d) * name.weight + index.prior[name.section], name.rule, "fuzzy")
 
-    def groups(self, index: _PackIndex, query: str) -> list[_Group]:
-        """The question as groups of evidence, one per content word, with lexicon expansions."""
-        norm = text.normalize(query)
-        words = [w for w in norm.split() if text.strip_particle(w) not in text.STOPWORDS and w not in text.STOPWORDS]
-        analysed = {word: query_tokens(word, index.analyzer) for word in words}
-        lemma_forms = {t[2:] for tokens in analysed.values() for t in tokens if t.startswith("L:")}
-        lemma_forms |= set(index.analyzer.lemmas(query))
-        qkey = text.key(query)
-        query_words = {text.key(w) for w in norm.split()}
-        hits = self._lexicon_hits(index, query, qkey, lemma_forms, query_words)
-        groups: list[_Group] = []
-        for word in words:
-            own = {t: w for t, w in analysed[word].items() if t[2:] not in text.STOPWORDS}
-            if not own or (index.analyzer.available and not any(t.startswith("L:") for t in own)):
-                continue  # the analyser found no content word in it: an ending, 있는, 거야 …
-            wkey = text.key(word)
-            expansions: list[dict[str, float]] = []
-            terms = {wkey}
-            scales: dict[int, float] = {}
-            for form_key, term_index, weight in hits:
-                if form_key in wkey or wkey in form_key or any(t[2:] == form_key for t in own):
-                    scales[term_index] = max(scales.get(term_index, 0.0), weight)
-            for term_index, scale in scales.items():
-                expansions += [{t: w * scale for t, w in e.items()} for e in index.expansion_tokens[term_index]]
-                terms.add(text.key(index.terms[term_index][0].term))
-            lemmas = [t[2:] for t in own if t.startswith("L:")]
-            if not expansions and lemmas and all(len(lm) == 1 and text.is_syllable(lm) for lm in lemmas):
-                continue  # one syllable the lexicon does not know (시, 판): too ambiguous to match
-            known = [index.idf(t) for t in own if index.df.get(t)]
-            known += [index.idf(t) for e in expansions for t in e if index.df.get(t)]
-            if known:
-                idf = max(known)
-            else:
-                noun = any(t.startswith("L:") and not t.endswith("다") for t in own)
-                idf = index.unknown_noun_idf if noun else index.unknown_idf
-            groups.append(_Group(own, expansions, idf, frozenset(terms)))
-        return groups
-
-    @staticmethod
-    def _lexicon_hits(index: _PackIndex, query: str, qkey: str, lemma_forms: set[str], query_words: set[str]):
-        """(form key, term index, weight) for every lexicon form the question uses."""
-        out = []
-        keys = text.word_keys(query)
-        for lemmas, key, term_index, weight, kind in index.forms:
-            if kind == "verb":
-                hit = all(lm in lemma_forms for lm in lemmas)
-            elif kind == "hangul":
-                # a whole word, or what the analyser reads a word as (패스했으면 -> 패스, 사람들 -> 사람)
-                hit = key in qkey and (text.contains_word(keys, key) or key in lemma_forms)
-            elif kind == "cjk":
-                hit = key in qkey
-            else:
-                hit = key in lemma_forms or key in query_words
-            if hit:
-                out.append((key, term_index, weight))
-        return out
-
-    def _words(self, index: _PackIndex, query: str, qkey: str, offer, skip=()) -> None:
+    def _words(self, index: PackIndex, query: str, qkey: str, offer, skip=()) -> dict[int, float]:
+        """Offer the sections a contained name or the question's words point at; return every
+        document's BM25 score (by position), from which the rule within a section is chosen."""
         words = set(text.normalize(query).split())
         stems = {text.strip_particle(w) for w in words}
         contained: dict[str, float] = {}
@@ -610,7 +304,7 @@ class SearchEngine:
                 score = (25 + 50 * share) * index.specificity(name.key) * name.weight
                 contained[name.section] = max(contained.get(name.section, 0), score)
 
-        groups = self.groups(index, query)
+        groups = index.groups(query)
         weighted: dict[str, float] = {}
         for g in groups:
             for t, w in g.own.items():
@@ -621,7 +315,7 @@ class SearchEngine:
         doc_scores = index.bm25(weighted)
         section_text: dict[str, tuple[float, str | None]] = {}
         for sid, sdocs in index.section_docs.items():
-            scored = sorted(((doc_scores.get(id(d), 0.0), d.rule) for d in sdocs), key=lambda x: -x[0])
+            scored = sorted(((doc_scores.get(d.position, 0.0), d.rule) for d in sdocs), key=lambda x: -x[0])
             if not scored or scored[0][0] <= 0:
                 continue
             total = scored[0][0] + SIBLING_SHARE * sum(s for s, _ in scored[1:])
@@ -635,13 +329,25 @@ class SearchEngine:
                 offer(sid, 20 + contained[sid] + text_part + index.prior[sid], rule, "contains")
             elif coverage >= MIN_COVERAGE and (coverage >= FULL_COVERAGE or index.shares_a_telling_word(sid, groups)):
                 offer(sid, 20 + text_part + index.prior[sid], rule, "text")
+        return doc_scores
 
-    def _finish(self, index: _PackIndex, best: dict, limit: int) -> list[Result]:
+    def _finish(
+        self,
+        index: PackIndex,
+        best: dict,
+        limit: int,
+        keep: frozenset[str] | set[str] = frozenset(),
+        absent: MissingTopic | None = None,
+    ) -> list[Result]:
+        """Results by score; MIN_SCORE cuts weak lexical guesses, except the sections in `keep`."""
         results = [
             Result(index.pack.id, sid, rule, score, self.compendium.known_section(index.pack.id, sid).full_title, how)
             for sid, (score, rule, how) in best.items()
-            if score >= MIN_SCORE
+            if score >= MIN_SCORE or sid in keep
         ]
+        results.sort(key=lambda r: (-r.score, self.compendium.known_section(r.pack, r.section).number))
+        if absent is not None and results:  # the topic asked about has no entry of its own
+            results = [Result(r.pack, r.section, r.rule, r.score, r.title, r.how, absent) for r in results]
         results.sort(key=lambda r: (-r.score, self.compendium.known_section(r.pack, r.section).number))
         return results[:limit]
 
@@ -654,7 +360,7 @@ class SearchEngine:
             return []
         return self._missing(index, text.key(self._repaired(index, text.normalize(query[: MAX_QUERY_CHARS * 2]))))
 
-    def _missing(self, index: _PackIndex, qkey: str) -> list[MissingTopic]:
+    def _missing(self, index: PackIndex, qkey: str) -> list[MissingTopic]:
         out = [t for t in index.topics if any(len(f) >= 2 and f in qkey for f in t[1])]
         return [m for m, _ in sorted(out, key=lambda t: -len(text.key(t[0].name)))]
 
@@ -688,7 +394,7 @@ class SearchEngine:
                     title = self.compendium.known_section(game, name.section).full_title
                     out[k] = Result(game, name.section, name.rule, score, title, "prefix")
         if len(out) < limit:
-            for r in self.search(prefix, game, limit):
+            for r in self.search(prefix, game, limit, dense=False):
                 out.setdefault((r.section, r.rule), r)
         ranked = sorted(out.values(), key=lambda r: -r.score)
         seen, final = set(), []

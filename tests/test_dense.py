@@ -1,0 +1,74 @@
+"""Dense retrieval: vectors stored with the rules database, the cache, the lexical-only
+fallback, topics without an entry of their own, and the health line."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from tabletop.rules import dense
+from tabletop.rules.search import SearchEngine
+
+ROOT = __import__("pathlib").Path(__file__).resolve().parent.parent
+
+
+class BrokenModel(dense.Embedder):
+    """A model that fails to load, as on a platform the wheel does not support."""
+
+    def _load(self):
+        if not self.problem:
+            self.problem = "OSError: cannot load the engine"
+        return None
+
+
+def test_every_passage_is_embedded_with_the_database(compendium):
+    rows = compendium.conn.execute("select vector from docs").fetchall()
+    assert rows and all(r[0] is not None and len(r[0]) == 4 * dense.DIMENSIONS for r in rows)
+    vectors = dense.from_blobs([r[0] for r in rows[:5]])
+    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-3)  # unit vectors: cosine is a dot
+
+
+def test_a_paraphrase_is_ranked_by_meaning_too(compendium):
+    """'Knocked on its side' is sustained damage (80): the words alone rank 68, 82 and 74; the
+    meaning brings 80 into the first three."""
+    query = "한 대 맞고 옆으로 눕혀놓은 배도 이동이나 수송은 그대로 돼?"
+    assert "80" not in [r.section for r in compendium.search.search(query, limit=3, dense=False)]
+    assert "80" in [r.section for r in compendium.search.search(query, limit=3)]
+
+
+def test_search_runs_lexically_when_the_model_cannot_load(compendium, caplog):
+    engine = SearchEngine(compendium, embedder=BrokenModel())
+    assert not engine.dense_available
+    assert engine.search("폭격")[0].section == "79"
+    assert engine.search("피해 견딤 쓴 배 다음 라운드에 또 쓸 수 있어?")[0].section == "80"
+
+
+def test_the_cache_returns_the_same_vectors_without_the_model(tmp_path):
+    cache = tmp_path / "cache.db"
+    texts = ["폭격: 폭격 주사위를 굴립니다.", "행성 방어막"]
+    first = dense.embed_passages(texts, cache=cache)
+    again = dense.embed_passages(texts, model=BrokenModel(), cache=cache)  # all from the cache
+    assert first is not None and again is not None and np.array_equal(first, again)
+    assert dense.embed_passages([*texts, "새 문장"], model=BrokenModel(), cache=cache) is None
+
+
+def test_a_question_about_a_topic_without_an_entry_is_answered_with_a_note(compendium):
+    """의장 (the speaker) has no section in 62-89: a question asking more than its name gets the
+    best rule among those that mention it, marked as such; the bare name gets `missing`."""
+    results = compendium.search.search("동점이면 의장이 정함?")
+    assert results and results[0].section == "62" and results[0].absent is not None
+    assert results[0].absent.name == "의장"
+    assert compendium.search.search("의장") == [] and compendium.search.missing("의장")[0].name == "의장"
+
+
+def test_health_says_which_search_runs(cli_env):
+    out = subprocess.run([sys.executable, "bot.py", "health"], cwd=ROOT, env=cli_env, capture_output=True, text=True)
+    assert "search: dense + lexical" in out.stdout
+
+
+@pytest.mark.parametrize("query", ["79", "폭격", "ㅍㄱ"])
+def test_names_and_numbers_still_answer_first(compendium, query):
+    assert compendium.search.search(query)[0].section == "79"
