@@ -3,11 +3,14 @@
 
   python bench/rules_bench.py [--repeat N]
 
-Figures: building the TI4 pack; lookups by number and by title; search p50/p99 over the eval
-queries against a naive baseline in the same run (rapidfuzz WRatio of the query against every
-rule's text); autocomplete on prefixes; the console's time to first answer and peak memory.
-Targets: build < 1 s, lookup < 1 ms, search p99 < 2 ms, autocomplete < 5 ms, console first
-answer < 1 s, peak memory < 150 MB.
+Figures: building every pack with an empty embedding cache (every passage embedded) and with a
+warm one (what a rebuild after an edit costs); lookups by number and by title; search p50/p99
+over the eval queries, lexical only and with the dense model (each question embedded afresh:
+the marginal cost of a new question), against a naive baseline in the same run (rapidfuzz
+WRatio of the query against every rule's text); autocomplete on prefixes; the console's time to
+first answer and peak memory with the model loaded.
+Targets: build of all packs < 60 s, lookup < 1 ms, search p99 < 20 ms with the dense model,
+autocomplete < 5 ms, console first answer < 1 s, peak memory < 200 MB.
 """
 
 from __future__ import annotations
@@ -56,12 +59,16 @@ def main() -> int:
     tmp = Path(tempfile.mkdtemp())
     db = tmp / "rules.db"
 
+    os.environ["EMBEDDINGS_CACHE"] = str(tmp / "embeddings.db")  # empty: the first build embeds all
+    start = time.perf_counter()
+    ruledb.build(db_path=db)
+    print(f"{'build all five packs, cold cache':<34} {(time.perf_counter() - start) * 1000:8.0f} ms   (target < 60000 ms)")
     builds = []
-    for _ in range(5):
+    for _ in range(3):
         start = time.perf_counter()
         ruledb.build(db_path=db)
         builds.append(time.perf_counter() - start)
-    print(f"{'build all five packs':<34} median {statistics.median(builds) * 1000:8.1f} ms")
+    print(f"{'build all five packs, warm cache':<34} median {statistics.median(builds) * 1000:8.1f} ms")
     ti4_only = tmp / "rules"
     (ti4_only / "rules").mkdir(parents=True)
     shutil.copytree(ROOT / "rules" / "ti4", ti4_only / "rules" / "ti4")
@@ -70,7 +77,7 @@ def main() -> int:
         start = time.perf_counter()
         ruledb.build(ti4_only / "rules", tmp / "ti4.db")
         ti4_builds.append(time.perf_counter() - start)
-    print(f"{'build the TI4 pack':<34} median {statistics.median(ti4_builds) * 1000:8.1f} ms   (target < 1000 ms)")
+    print(f"{'build the TI4 pack, warm cache':<34} median {statistics.median(ti4_builds) * 1000:8.1f} ms")
 
     comp = Compendium(db)
     search = comp.search
@@ -86,10 +93,19 @@ def main() -> int:
     row("lookup by number", *timed(lambda q: search.search(q, limit=1), numbers, args.repeat * 10), target=1)
     row("lookup by title", *timed(lambda q: search.search(q, limit=1), titles, args.repeat * 10), target=1)
 
-    ours = timed(lambda q: search.search(q), queries, args.repeat)
-    row("search (eval queries)", *ours, target=2)
+    ours = timed(lambda q: search.search(q, dense=False), queries, args.repeat)
+    row("search, lexical only", *ours)
+
+    def fresh(q):  # a question never asked before: embedded, not taken from the cache
+        search._embed.cache_clear()
+        return search.search(q)
+
+    search.search("warm up")  # the model loads on first use (~0.1 s), not per question
+    with_dense = timed(fresh, queries, max(1, args.repeat // 10))
+    row("search, dense + lexical", *with_dense, target=20)
     analyzer_on = search.analyzer.available
     print(f"{'  morphological analyser loaded':<34} {'yes' if analyzer_on else 'NO (bigrams only)'}")
+    print(f"{'  dense model loaded':<34} {'yes' if search.dense_available else 'NO (lexical only)'}")
     rule_texts = [" ".join(r.lines()) for s in comp.packs["ti4"].sections for r in s.rules]
 
     def baseline(q):
@@ -129,7 +145,7 @@ def main() -> int:
     peak_mb = int(hwm.split()[1]) / 1024
     proc.communicate("/quit\n")
     print(f"{'console: first answer after start':<34} {first * 1000:8.1f} ms   (target < 1000 ms)")
-    print(f"{'console: peak memory (RSS)':<34} {peak_mb:8.1f} MB   (target < 150 MB)")
+    print(f"{'console: peak memory (RSS)':<34} {peak_mb:8.1f} MB   (target < 200 MB)")
     return 0
 
 

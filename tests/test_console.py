@@ -255,9 +255,9 @@ def test_terminal_edits_completes_pages_and_presses(pty_env):
     assert "62.1 " in out and "62.21" not in out and "[1] ▶ 다음" in out
     out = s.line("1")
     assert "62.21" in out and "2/2" in out
-    # a number that is no choice on screen is a question, as in chat
+    # a number that is no choice on screen never opens a rule: it says what to type instead
     out = s.line("80")
-    assert "80 피해 견딤" in out and "Traceback" not in out
+    assert "80번 선택지는 없어요" in out and "/rule 80" in out and "피해 견딤" not in out and "Traceback" not in out
     assert s.close() == 0
 
 

@@ -72,3 +72,10 @@ def test_health_says_which_search_runs(cli_env):
 @pytest.mark.parametrize("query", ["79", "폭격", "ㅍㄱ"])
 def test_names_and_numbers_still_answer_first(compendium, query):
     assert compendium.search.search(query)[0].section == "79"
+
+
+def test_the_answer_says_the_topic_has_no_entry_of_its_own(compendium):
+    from tabletop.rules import answers
+
+    reply = answers.lookup(compendium, "동점이면 의장이 정함?", "ti4", "ko").reply()
+    assert "의장 (Speaker)" in reply.content and "62" in reply.embeds[0].title

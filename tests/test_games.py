@@ -44,10 +44,12 @@ def test_server_default_game_and_console_game(compendium, state):
     assert reply.embeds[0].title.startswith("24 사보타주")
 
 
-def test_chat_mode_tries_the_servers_game_first_then_says_where_it_found_it(compendium):
+def test_chat_mode_answers_in_the_servers_game_unless_another_is_named(compendium):
     answer = answers.chat_answer(compendium, "폭격", "ti4")
     assert answer.section.pack == "ti4" and answer.note == ""
-    answer = answers.chat_answer(compendium, "유성군", "ti4")
+    with pytest.raises(answers.UserError):  # a Galaxy Trucker title, but the game is not named
+        answers.chat_answer(compendium, "유성군", "ti4")
+    answer = answers.chat_answer(compendium, "갤럭시 트러커 유성군", "ti4")
     assert answer.section.pack == "galaxy-trucker" and "갤럭시 트러커" in answer.reply().content
 
 

@@ -86,15 +86,36 @@ def test_no_ti4_question_is_answered_from_another_game(compendium):
             except UserError:
                 continue
             pages = getattr(answer, "section", None)
-            assert not getattr(answer, "note", ""), q["q"]
             assert pages is None or pages.pack == "ti4", q["q"]
 
 
-def test_chat_mode_still_finds_another_games_own_names(compendium):
+@pytest.mark.parametrize(
+    "query, pack",
+    [
+        ("갤럭시 트러커 유성군", "galaxy-trucker"),
+        ("갤럭시 트러커에서 유성군 주사위", "galaxy-trucker"),
+        ("리프트오프 점수", "liftoff"),
+    ],
+)
+def test_chat_mode_answers_from_a_game_named_in_the_question(compendium, query, pack):
     from tabletop.rules import answers
 
-    answer = answers.chat_answer(compendium, "유성군", "ti4")
-    assert answer.section.pack == "galaxy-trucker" and answer.note
+    answer = answers.chat_answer(compendium, query, "ti4")
+    assert getattr(answer, "section", None) is not None and answer.section.pack == pack
+    assert compendium.packs[pack].name("ko") in answer.reply().content
+
+
+@pytest.mark.parametrize("query", ["유성군", "탐험 카드", "외계인 유물", "리프트 점수"])
+def test_chat_mode_stays_in_the_servers_game_unless_another_is_named(compendium, query):
+    from tabletop.errors import UserError
+    from tabletop.rules import answers
+
+    try:
+        answer = answers.chat_answer(compendium, query, "ti4")
+    except UserError:
+        return
+    section = getattr(answer, "section", None)
+    assert section is None or section.pack == "ti4"
 
 
 @pytest.mark.parametrize("query", ["우주 전투", "space combat", "우주전투"])

@@ -296,7 +296,14 @@ class Terminal:
 
     def handle(self, line: str) -> None:
         number = _NUMBER.match(line)
-        if number and 1 <= int(number["n"]) <= len(self.numbered):  # other numbers are questions: 79
+        if number and not 1 <= int(number["n"]) <= len(self.numbered):
+            # A bare number here is a choice, never a rule: 3 typed after a two-button answer
+            # must not open section 3. A rule by number is asked for with /rule.
+            key = "console.no_choice" if self.numbered else "console.no_choices"
+            message = t(key, self.ctx.locale, number=number["n"], count=len(self.numbered))
+            render(self.console, error_reply(message), [])
+            return
+        if number:
             try:
                 self.press(int(number["n"]), number["actor"])
             except UserError as exc:

@@ -239,7 +239,9 @@ def lookup(compendium: Compendium, query: str, game: str = "ti4", locale="ko") -
             return missing_answer(compendium, missing[0], locale)
         raise UserError(t("no_result", locale, query=query))
     best = results[0]
-    return section_answer(compendium, compendium.known_section(game, best.section), best.rule, locale)
+    answer = section_answer(compendium, compendium.known_section(game, best.section), best.rule, locale)
+    answer.note = absent_note(best, locale)
+    return answer
 
 
 def open_section(compendium: Compendium, game: str, value: str, locale="ko") -> RuleAnswer:
@@ -305,37 +307,60 @@ def search_reply(compendium: Compendium, query: str, game: str = "ti4", locale="
     return results_reply(compendium, query, results, locale)
 
 
+def games_named_in(compendium: Compendium, query: str) -> list[str]:
+    """The packs whose own name (id, or a name in any language) stands in the question as whole
+    words, longest name first: '리프트오프 점수' names Liftoff, '리프트' does not, and '갤럭시
+    트러커에서' names Galaxy Trucker (a particle may follow the last word). Japanese, written
+    without spaces, names a game by containment."""
+    words = [rules_text.strip_particle(w) for w in rules_text.normalize(query).split()]
+    found: dict[str, int] = {}
+    for pack in compendium.packs.values():
+        for name in (pack.id.replace("-", " "), *pack.names.values()):
+            parts = [rules_text.key(w) for w in rules_text.normalize(name).split()]
+            parts = [p for p in parts if p]
+            if not parts:
+                continue
+            if any(0x3040 <= ord(c) <= 0x30FF for c in "".join(parts)):
+                hit = "".join(parts) in rules_text.key(query)
+            else:
+                keys = [rules_text.key(w) for w in words]
+                hit = any(keys[i : i + len(parts)] == parts for i in range(len(keys) - len(parts) + 1))
+            if hit:
+                found[pack.id] = max(found.get(pack.id, 0), len("".join(parts)))
+    return sorted(found, key=lambda pid: -found[pid])
+
+
+def absent_note(result: Result, locale) -> str:
+    """Above an answer from a section that mentions a topic the document has no entry for."""
+    topic = result.absent
+    if topic is None:
+        return ""
+    name = f"{topic.name} ({topic.english})" if topic.english else topic.name
+    return t("absent.note", locale, topic=name)
+
+
 def chat_answer(compendium: Compendium, query: str, game: str = "ti4", locale="ko") -> RuleAnswer | Reply:
     """Chat mode (?질문): the answer when the match is clear, "did you mean" when it is weak.
-    The answer names its game, since a server may play several."""
+    It stays in the server's game unless the question names another game by its own name."""
     query = check_query(query, locale)
     game = check_game(compendium, game, locale)
+    note = ""
+    named = [g for g in games_named_in(compendium, query) if g != game]
+    if named and game not in games_named_in(compendium, query):
+        game, note = named[0], t("chat.other_game", locale, game=compendium.packs[named[0]].name(str(locale)))
     results = compendium.search.search(query, game, limit=3)
     if not results:
         no_such_number(compendium, query, game, locale)
-    note = ""
-    missing = compendium.search.missing(query, game) if not results else []
-    if missing:
-        return missing_answer(compendium, missing[0], locale)
-    if not results:
-        # The server's game has nothing: another game answers only when a name of its own
-        # (a title, an alias, a spelling in its lexicon) stands in the question.
-        for other in compendium.packs:
-            if other == game:
-                continue
-            found = compendium.search.search(query, other, limit=3)
-            if found and found[0].confident and found[0].how != "text":
-                results, note = found, t("chat.other_game", locale, game=compendium.packs[other].name(str(locale)))
-                break
-    if not results:
+        missing = compendium.search.missing(query, game)
+        if missing:
+            return missing_answer(compendium, missing[0], locale)
         raise UserError(t("no_result", locale, query=query))
-    game = results[0].pack
     if results[0].confident:
         answer = section_answer(compendium, compendium.known_section(game, results[0].section), results[0].rule, locale)
-        answer.note = note
+        answer.note = "\n".join(x for x in (note, absent_note(results[0], locale)) if x)
         return answer
     reply = results_reply(compendium, query, results, locale, title_key="search.title")
-    reply.content = t("did_you_mean", locale)
+    reply.content = "\n".join(x for x in (note, t("did_you_mean", locale)) if x)
     return reply
 
 

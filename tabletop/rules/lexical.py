@@ -280,7 +280,8 @@ class PackIndex:
         that guessed wrong."""
         qkey = text.key(query)
         terms = [self.terms[i][0].term for _, i, _ in self._read(repaired or query)[2]]
-        extra = [t for t in dict.fromkeys(terms) if text.key(t) not in qkey]
+        # verbs (뽑다, 놓다) are everyday words the question already says its own way
+        extra = [t for t in dict.fromkeys(terms) if text.key(t) not in qkey and not t.endswith("다")]
         return f"{query} ({', '.join(extra)})" if extra else query
 
     def groups(self, query: str) -> list[Group]:
