@@ -1,5 +1,6 @@
 """Agenda votes on Discord: /agenda …, and the buttons on the agenda message (one per outcome or a
-menu, Abstain, Predict) with a modal for the number of votes.
+menu, Abstain, Predict; Pass, Pass for this agenda and Play a card while a when or after window
+is open) with a modal for the number of votes or the card played.
 
 The ballot is committed by the core before the player is told it was accepted. The buttons carry
 the agenda id in their custom_id (DynamicItem), so after a restart the next click just works. A
@@ -18,8 +19,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from tabletop.agenda import store as domain
-from tabletop.agenda.commands import AgendaReply, cast_vote, make_prediction, store
+from tabletop.agenda.commands import BUTTONS, AgendaReply, cast_vote, make_prediction, pass_window, play_card, store
 from tabletop.agenda.view import agenda_reply
+from tabletop.agenda.windows import MAX_CARD, WINDOWS
 from tabletop.errors import UserError
 from tabletop.frontend import commands as core
 from tabletop.frontend.i18n import t
@@ -78,6 +80,18 @@ async def refresh_message(interaction: discord.Interaction, reply: AgendaReply) 
         log.warning("agenda %s: could not edit its message %s", agenda.id, agenda.message_id, exc_info=True)
 
 
+async def post_agenda(interaction: discord.Interaction, ctx: core.Context, reply: AgendaReply, followup: bool = False) -> None:
+    """Post an agenda's message (with its buttons) and remember it, so later clicks edit it."""
+    message: discord.Message | None
+    if followup:
+        message = await interaction.followup.send(**send_kwargs(reply, message_view(reply)), wait=True)
+    else:
+        await interaction.response.send_message(**send_kwargs(reply, message_view(reply)))
+        message = await interaction.original_response()
+    if reply.agenda_id is not None and message is not None:
+        store(ctx).set_message(reply.agenda_id, str(message.id))
+
+
 async def record(interaction: discord.Interaction, agenda_id: int, act) -> None:
     """From the agenda message: commit (the core does), update that message, then tell the
     actor privately."""
@@ -127,12 +141,26 @@ class PredictModal(discord.ui.Modal):
         await record(interaction, self.agenda_id, lambda ctx: make_prediction(ctx, self.agenda_id, str(self.outcome.value)))
 
 
+class CardModal(discord.ui.Modal):
+    """The card played in the open window, as free text."""
+
+    def __init__(self, agenda_id: int, locale: str):
+        super().__init__(title=t("agenda.button.play", locale)[:45], custom_id=f"agenda:{agenda_id}:card-modal")
+        self.agenda_id = agenda_id
+        self.card: discord.ui.TextInput = discord.ui.TextInput(label=t("agenda.modal.card", locale)[:45], max_length=MAX_CARD)
+        self.add_item(self.card)
+
+    @reports_errors
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        await record(interaction, self.agenda_id, lambda ctx: play_card(ctx, self.agenda_id, None, str(self.card.value)))
+
+
 def agenda_reply_of(reply: AgendaReply):
     """The agenda message part of a reply (the acknowledgement goes to the actor only)."""
     return type(reply)(embeds=reply.embeds, rows=reply.rows)
 
 
-_TEMPLATE = r"agenda:(?P<id>\d+):(?P<action>vote|pick|planet|abstain|predict)(?::(?P<index>\d+))?"
+_TEMPLATE = BUTTONS  # declared with the console's handler, in the core
 
 
 class AgendaButton(discord.ui.DynamicItem[discord.ui.Button], template=_TEMPLATE):
@@ -155,6 +183,14 @@ class AgendaButton(discord.ui.DynamicItem[discord.ui.Button], template=_TEMPLATE
             raise UserError(t("agenda.closed", loc, name=agenda.name if agenda else "?"))
         if self.action == "abstain":
             await record(interaction, self.agenda_id, lambda c: cast_vote(c, self.agenda_id, None, 0))
+            return
+        if self.action in ("pass", "passlock"):
+            lasting = self.action == "passlock"
+            await record(interaction, self.agenda_id, lambda c: pass_window(c, self.agenda_id, None, lasting))
+            return
+        if self.action == "play":
+            store(ctx).voter(agenda, domain.Player(str(ctx.user_id), ctx.user_name), loc)  # refuse before the form
+            await interaction.response.send_modal(CardModal(self.agenda_id, loc))
             return
         if self.action == "predict":
             await interaction.response.send_modal(PredictModal(self.agenda_id, loc))
@@ -203,6 +239,7 @@ class AgendaCog(commands.Cog):
         speaker=L("opt.speaker"),
         players=L("opt.players"),
         secret=L("opt.secret"),
+        windows=L("opt.windows"),
     )
     @app_commands.describe(
         name=L("opt.agenda.name.desc"),
@@ -212,6 +249,7 @@ class AgendaCog(commands.Cog):
         speaker=L("opt.agenda.speaker.desc"),
         players=L("opt.agenda.players.desc"),
         secret=L("opt.agenda.secret.desc"),
+        windows=L("opt.agenda.windows.desc"),
     )
     @app_commands.choices(
         type=[app_commands.Choice(name=L(f"choice.type.{x}"), value=x) for x in domain.TYPES],
@@ -227,6 +265,7 @@ class AgendaCog(commands.Cog):
         speaker: app_commands.Range[str, 1, 100] | None = None,
         players: app_commands.Range[str, 1, 600] | None = None,
         secret: bool | None = None,
+        windows: bool | None = None,
     ) -> None:
         ctx = agenda_context(interaction)
         reply = core.run(
@@ -239,10 +278,47 @@ class AgendaCog(commands.Cog):
             speaker=speaker,
             players=players,
             secret=secret,
+            windows=windows,
         )
-        await interaction.response.send_message(**send_kwargs(reply, message_view(reply)))
-        message = await interaction.original_response()
-        store(ctx).set_message(reply.agenda_id, str(message.id))
+        await post_agenda(interaction, ctx, reply)
+
+    @agenda.command(name=L("cmd.agenda.phase"), description=L("cmd.agenda.phase.desc"))
+    @app_commands.rename(
+        players=L("opt.players"), speaker=L("opt.speaker"), windows=L("opt.windows"), first=L("opt.first"), second=L("opt.second")
+    )
+    @app_commands.describe(
+        players=L("opt.agenda.players.desc"),
+        speaker=L("opt.agenda.speaker.desc"),
+        windows=L("opt.agenda.windows.desc"),
+        first=L("opt.agenda.first.desc"),
+        second=L("opt.agenda.second.desc"),
+    )
+    async def phase(
+        self,
+        interaction: discord.Interaction,
+        players: app_commands.Range[str, 1, 600],
+        speaker: app_commands.Range[str, 1, 100],
+        windows: bool | None = None,
+        first: app_commands.Range[str, 1, 100] | None = None,
+        second: app_commands.Range[str, 1, 100] | None = None,
+    ) -> None:
+        ctx = agenda_context(interaction)
+        reply = core.run(ctx, "agenda phase", players=players, speaker=speaker, windows=windows, first=first, second=second)
+        await post_agenda(interaction, ctx, reply)
+
+    @agenda.command(name=L("cmd.agenda.pass"), description=L("cmd.agenda.pass.desc"))
+    @app_commands.rename(window=L("opt.window"), lock=L("opt.lock"))
+    @app_commands.describe(window=L("opt.agenda.window.desc"), lock=L("opt.agenda.lock.desc"))
+    @app_commands.choices(window=[app_commands.Choice(name=L(f"choice.window.{w}"), value=w) for w in WINDOWS])
+    async def pass_(self, interaction: discord.Interaction, window: str, lock: bool | None = None) -> None:
+        await self._act(interaction, "agenda pass", window=window, lock=lock)
+
+    @agenda.command(name=L("cmd.agenda.play"), description=L("cmd.agenda.play.desc"))
+    @app_commands.rename(window=L("opt.window"), card=L("opt.card"))
+    @app_commands.describe(window=L("opt.agenda.window.desc"), card=L("opt.agenda.card.desc"))
+    @app_commands.choices(window=[app_commands.Choice(name=L(f"choice.window.{w}"), value=w) for w in WINDOWS])
+    async def play(self, interaction: discord.Interaction, window: str, card: app_commands.Range[str, 1, MAX_CARD]) -> None:
+        await self._act(interaction, "agenda play", window=window, card=card)
 
     @agenda.command(name=L("cmd.agenda.vote"), description=L("cmd.agenda.vote.desc"))
     @app_commands.rename(outcome=L("opt.outcome"), votes=L("opt.votes"))
@@ -270,8 +346,12 @@ class AgendaCog(commands.Cog):
         current = store(ctx).current(ctx.guild_id, ctx.channel_id)
         async with lock_for(current.id if current else 0):
             reply = core.run(ctx, "agenda close", choice=choice)
-            await interaction.response.send_message(**send_kwargs(agenda_reply_of(reply)))  # the result, for everyone
+            result = agenda_reply_of(reply)
+            result.content = reply.ack  # the result, for everyone: with the phase's next step
+            await interaction.response.send_message(**send_kwargs(result))
             await refresh_message(interaction, reply)
+        for following in reply.follow_ups:  # the phase's second agenda: a message with its own buttons
+            await post_agenda(interaction, ctx, cast(AgendaReply, following), followup=True)
 
     @agenda.command(name=L("cmd.agenda.cancel"), description=L("cmd.agenda.cancel.desc"))
     async def cancel(self, interaction: discord.Interaction) -> None:

@@ -140,11 +140,14 @@ class RulesCog(commands.Cog):
         await interaction.response.send_message(**send_kwargs(reply, view), ephemeral=private)
 
     @app_commands.command(name=L("cmd.settings"), description=L("cmd.settings.desc"))
-    @app_commands.rename(chat=L("opt.chat"), game=L("opt.game"), timezone=L("opt.timezone"))
+    @app_commands.rename(
+        chat=L("opt.chat"), game=L("opt.game"), timezone=L("opt.timezone"), agenda_windows=L("opt.agenda_windows")
+    )
     @app_commands.describe(
         chat=L("opt.settings.chat.desc"),
         game=L("opt.settings.game.desc"),
         timezone=L("opt.settings.timezone.desc"),
+        agenda_windows=L("opt.settings.agenda_windows.desc"),
     )
     @app_commands.autocomplete(game=game_autocomplete)
     @app_commands.default_permissions(manage_guild=True)
@@ -155,8 +158,9 @@ class RulesCog(commands.Cog):
         chat: bool | None = None,
         game: Game | None = None,
         timezone: app_commands.Range[str, 1, 64] | None = None,
+        agenda_windows: bool | None = None,
     ) -> None:
-        reply = core.run(context(interaction), "settings", chat=chat, game=game, timezone=timezone)
+        reply = core.run(context(interaction), "settings", chat=chat, game=game, timezone=timezone, agenda_windows=agenda_windows)
         await interaction.response.send_message(**send_kwargs(reply), ephemeral=True)
 
     # --- chat mode ---------------------------------------------------------------------------

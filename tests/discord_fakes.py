@@ -65,6 +65,7 @@ class FakeFollowup:
 
     async def send(self, content=None, **kwargs):
         self.log.append(Sent("followup", {"content": content, **kwargs}))
+        return FakeMessage(self.log) if kwargs.get("wait") else None
 
 
 class FakeMessage:

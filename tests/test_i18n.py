@@ -90,3 +90,22 @@ def test_locales_are_normalised():
     assert i18n.lang("en-GB") == "en" and i18n.lang(None) == "ko" and i18n.lang("fr") == "ko"
     assert i18n.command_text("cmd.rule", "ja") == "ルール"
     assert i18n.command_text("cmd.rule", "fr") is None
+
+
+@pytest.mark.parametrize(
+    "word, expected",
+    [
+        ("의장 선출", "의장 선출을"),
+        ("역순", "역순을"),
+        ("분리 독트린", "분리 독트린을"),
+        ("#3 안건", "#3 안건을"),
+        ("의장 (Speaker)", "의장 (Speaker)을"),
+    ],
+)
+def test_korean_particles_follow_the_last_sound(word, expected):
+    assert i18n.t("agenda.ack.cancel", "ko", agenda=word) == f"정책 {expected} 취소했어요."
+
+
+def test_particles_after_a_vowel_and_an_unreadable_end():
+    assert i18n.t("combat.retreats", "ko", side="공격자", n=2).startswith("공격자가 ")
+    assert i18n.t("combat.retreats", "ko", side="🙂", n=2).startswith("🙂이(가) ")

@@ -300,7 +300,8 @@ def test_search_accepts_any_text(compendium, query):
     results = compendium.search.search(query)
     scores = [r.score for r in results]
     assert scores == sorted(scores, reverse=True)
-    assert not results or results[0].score >= 30  # an answer leads with real evidence
+    # an answer leads with real evidence, or is the closest rule to a topic without an entry
+    assert not results or results[0].score >= 30 or results[0].absent is not None
     assert len(compendium.search.suggest(query)) <= 25
 
 

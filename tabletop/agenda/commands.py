@@ -1,4 +1,5 @@
-"""/agenda start|vote|abstain|predict|close|cancel|show|history through the command table.
+"""/agenda start|phase|pass|play|vote|abstain|predict|close|cancel|show|history through the
+command table.
 
 Each command returns an AgendaReply: the agenda message as it now is, plus a short
 acknowledgement for the person who acted. Discord edits the one agenda message and answers the
@@ -9,8 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tabletop.agenda import phase as phases
 from tabletop.agenda.store import KINDS, MAX_VOTES, TYPES, AgendaStore, Player, parse_people, split_outcomes
 from tabletop.agenda.view import agenda_reply, audit_pages, history_reply
+from tabletop.agenda.windows import MAX_CARD, WINDOWS
 from tabletop.errors import UserError
 from tabletop.frontend.commands import Context, Option, command, component
 from tabletop.frontend.i18n import t
@@ -45,6 +48,22 @@ def _updated(agenda, ack: str) -> AgendaReply:
     return AgendaReply(content=ack, embeds=reply.embeds, rows=reply.rows, agenda_id=agenda.id, ack=ack)
 
 
+def windows_default(ctx: Context, windows: bool | None) -> bool:
+    """Windows as asked, else as the server's /settings agenda_windows: says (off by default)."""
+    if windows is not None:
+        return windows
+    return ctx.state.get_setting(ctx.guild_id, "agenda_windows", "off") == "on"
+
+
+def _people(ctx: Context, players, speaker):
+    people = parse_people(players, ctx.locale, ctx.resolve_user)
+    speaker_list = parse_people(speaker, ctx.locale, ctx.resolve_user)
+    the_speaker = speaker_list[0] if speaker_list else None
+    if the_speaker:  # the speaker as listed among the players, if they are
+        the_speaker = next((p for p in people if p.id == the_speaker.id or p.name == the_speaker.name), the_speaker)
+    return people, the_speaker
+
+
 @command(
     "agenda start",
     Option("name", required=True, max_length=100),
@@ -54,20 +73,100 @@ def _updated(agenda, ack: str) -> AgendaReply:
     Option("speaker", max_length=100),
     Option("players", max_length=600),
     Option("secret", kind="bool"),
+    Option("windows", kind="bool"),
 )
-def start(ctx: Context, name: str, outcomes=None, type=None, kind=None, speaker=None, players=None, secret=False):
-    resolve = ctx.resolve_user
-    people = parse_people(players, ctx.locale, resolve)
-    speaker_list = parse_people(speaker, ctx.locale, resolve)
-    the_speaker = speaker_list[0] if speaker_list else None
-    if the_speaker:  # the speaker as listed among the players, if they are
-        the_speaker = next((p for p in people if p.id == the_speaker.id or p.name == the_speaker.name), the_speaker)
+def start(ctx: Context, name: str, outcomes=None, type=None, kind=None, speaker=None, players=None, secret=False, windows=None):
+    listed = split_outcomes(outcomes)
+    if outcomes is not None and outcomes.strip() and not listed:  # ',,,' names no outcome at all
+        raise UserError(t("agenda.outcomes_empty", ctx.locale, value=outcomes.strip()[:40]))
+    people, the_speaker = _people(ctx, players, speaker)
     agenda = store(ctx).start(
-        ctx.guild_id, ctx.channel_id, me(ctx), name, split_outcomes(outcomes), type, kind, the_speaker, people, ctx.locale, secret
+        ctx.guild_id,
+        ctx.channel_id,
+        me(ctx),
+        name,
+        listed,
+        type,
+        kind,
+        the_speaker,
+        people,
+        ctx.locale,
+        secret,
+        with_windows=windows_default(ctx, windows),
     )
     reply = _updated(agenda, "")
     reply.new_message = True
     return reply
+
+
+@command(
+    "agenda phase",
+    Option("players", required=True, max_length=600),
+    Option("speaker", required=True, max_length=100),
+    Option("windows", kind="bool"),
+    Option("first", max_length=100),
+    Option("second", max_length=100),
+)
+def phase(ctx: Context, players: str, speaker: str, windows=None, first=None, second=None):
+    """The whole agenda phase: the first agenda now, the second when it closes, then the
+    reminder to ready planets (62.2-62.4)."""
+    people, the_speaker = _people(ctx, players, speaker)
+    names = [first or t("agenda.phase.first", ctx.locale), second or t("agenda.phase.second", ctx.locale)]
+    agenda = phases.start(
+        store(ctx), ctx.guild_id, ctx.channel_id, me(ctx), people, the_speaker, windows_default(ctx, windows), names, ctx.locale
+    )
+    reply = _updated(agenda, t("agenda.phase.started", ctx.locale, agenda=agenda.label))
+    reply.new_message = True
+    return reply
+
+
+WINDOW = Option("window", required=True, choices=WINDOWS)
+
+
+@command("agenda pass", WINDOW, Option("lock", kind="bool"))
+def pass_(ctx: Context, window: str, lock=False):
+    return pass_window(ctx, _current(ctx).id, window, bool(lock))
+
+
+def pass_window(ctx: Context, agenda_id: int, window: str | None, lasting: bool) -> AgendaReply:
+    s = store(ctx)
+    window = window or _open_window(ctx, agenda_id)
+    agenda = s.pass_window(agenda_id, me(ctx), window, lasting, ctx.locale)
+    voter = s.voter(agenda, me(ctx), ctx.locale)
+    key = "agenda.ack.pass_lasting" if lasting else "agenda.ack.pass"
+    return _updated(
+        agenda, t(key, ctx.locale, voter=voter.name, window=t(f"agenda.window.{window}", ctx.locale), agenda=agenda.label)
+    )
+
+
+@command("agenda play", WINDOW, Option("card", required=True, max_length=MAX_CARD))
+def play(ctx: Context, window: str, card: str):
+    return play_card(ctx, _current(ctx).id, window, card)
+
+
+def play_card(ctx: Context, agenda_id: int, window: str | None, card: str) -> AgendaReply:
+    s = store(ctx)
+    window = window or _open_window(ctx, agenda_id)
+    agenda = s.play_card(agenda_id, me(ctx), window, card, ctx.locale)
+    played = agenda.plays[-1]
+    return _updated(
+        agenda,
+        t(
+            "agenda.ack.play",
+            ctx.locale,
+            voter=played.player_name,
+            card=played.card,
+            window=t(f"agenda.window.{window}", ctx.locale),
+        ),
+    )
+
+
+def _open_window(ctx: Context, agenda_id: int) -> str:
+    """A button passes or plays in the window open now."""
+    agenda = store(ctx).get(agenda_id)
+    if agenda is None or agenda.window is None:
+        raise UserError(t("agenda.no_window_open", ctx.locale))
+    return agenda.window
 
 
 @command(
@@ -117,21 +216,45 @@ def make_prediction(ctx: Context, agenda_id: int, outcome: str) -> AgendaReply:
 
 @command("agenda close", Option("choice", max_length=100))
 def close(ctx: Context, choice=None):
-    agenda = store(ctx).close(_current(ctx).id, me(ctx), ctx.is_admin, choice, ctx.locale)
+    s = store(ctx)
+    agenda = s.close(_current(ctx).id, me(ctx), ctx.is_admin, choice, ctx.locale)
     winner = agenda.result["winner"] if agenda.result else ""
-    return _updated(agenda, t("agenda.ack.close", ctx.locale, agenda=agenda.label, winner=winner))
+    ack = t("agenda.ack.close", ctx.locale, agenda=agenda.label, winner=winner)
+    following, over = phases.advance(s, agenda, me(ctx), ctx.locale)
+    if following is not None:  # the result links to the phase's next agenda (62.3)
+        ack += "\n" + t("agenda.phase.next", ctx.locale, agenda=following.label)
+    if over:  # 62.4, quoted from the rules
+        ack += "\n" + t("agenda.phase.over", ctx.locale, rule=ready_rule(ctx))
+    reply = _updated(agenda, ack)
+    if following is not None:  # its own message, with its own buttons
+        nxt = _updated(following, "")
+        nxt.new_message = True
+        reply.follow_ups.append(nxt)
+    return reply
+
+
+def ready_rule(ctx: Context) -> str:
+    """62.4 as the glossary says it, for the reminder at the end of the phase."""
+    section = ctx.compendium.section("ti4", "62") if ctx.compendium else None
+    rule = section.rule("62.4") if section else None
+    return f"62.4 {rule.text}" if rule else "62.4"
 
 
 @command("agenda cancel")
 def cancel(ctx: Context):
-    agenda = store(ctx).cancel(_current(ctx).id, me(ctx), ctx.is_admin, ctx.locale)
+    s = store(ctx)
+    agenda = s.cancel(_current(ctx).id, me(ctx), ctx.is_admin, ctx.locale)
+    phases.end(s, agenda)
     return _updated(agenda, t("agenda.ack.cancel", ctx.locale, agenda=agenda.label))
 
 
 @command("agenda show", Option("id", kind="int", min_value=1, max_value=10**9))
 def show(ctx: Context, id=None):
     s = store(ctx)
-    agenda = s.get(id) if id else s.current(ctx.guild_id, ctx.channel_id)
+    if id:
+        agenda = s.get(id)
+    else:  # the open agenda, else the channel's last one (a closed agenda's result stays reachable)
+        agenda = s.current(ctx.guild_id, ctx.channel_id) or next(iter(s.history(ctx.guild_id, ctx.channel_id, 1)), None)
     if agenda is None or agenda.guild_id != str(ctx.guild_id):
         raise UserError(t("agenda.not_found", ctx.locale))
     return audit_pages(s, agenda, server_zone(ctx), ctx.locale)
@@ -142,13 +265,21 @@ def history(ctx: Context):
     return history_reply(store(ctx).history(ctx.guild_id, ctx.channel_id), ctx.locale)
 
 
-@component(r"agenda:(?P<id>\d+):(?P<action>vote|pick|planet|abstain|predict)(?::(?P<index>\d+))?")
+BUTTONS = r"agenda:(?P<id>\d+):(?P<action>vote|pick|planet|abstain|predict|pass|passlock|play)(?::(?P<index>\d+))?"
+
+
+@component(BUTTONS)
 def press(ctx: Context, match, value=None, ask=lambda prompt: None):
     """The agenda message's buttons, for the console: the same steps as Discord's form."""
     agenda_id, action = int(match["id"]), match["action"]
     agenda = store(ctx).get(agenda_id)
     if agenda is None or not agenda.open:
         raise UserError(t("agenda.closed", ctx.locale, name=agenda.name if agenda else "?"))
+    if action in ("pass", "passlock"):
+        return pass_window(ctx, agenda_id, None, action == "passlock")
+    if action == "play":
+        card = ask(t("agenda.modal.card", ctx.locale)) or ""
+        return play_card(ctx, agenda_id, None, card)
     if action == "abstain":
         return cast_vote(ctx, agenda_id, None, 0)
     if action == "predict":

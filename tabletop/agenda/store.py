@@ -5,7 +5,8 @@ they are acknowledged, and a result by the rules.
 - a player's votes all go to one outcome (62.7); zero votes or Abstain is abstaining (62.14);
 - the voting order starts left of the speaker and ends with the speaker (62.2 ii) - shown, not
   enforced;
-- predictions only after the reveal and before the first ballot (62.22);
+- predictions only after the reveal and before the first ballot (62.22); with the when and
+  after windows on (windows.py), only in the after window, and no vote before both close;
 - most votes wins; a tie, or nobody voting, is the speaker's choice among the tied outcomes
   (all of them when nobody voted) (62.19);
 - a law that passes or elects stays in play (62.20, 63.3); a law that fails and a directive are
@@ -18,6 +19,8 @@ import json
 import re
 from dataclasses import dataclass, field
 
+from tabletop.agenda import windows
+from tabletop.agenda.windows import Pass, Play
 from tabletop.errors import UserError
 from tabletop.frontend.i18n import t
 from tabletop.frontend.state import StateDB
@@ -33,6 +36,14 @@ MAX_NAME = 80
 _FOR_WORDS = {"가결", "for", "찬성", "yes", "y", "賛成", "可決"}
 _AGAINST_WORDS = {"부결", "against", "반대", "no", "n", "反対", "否決"}
 _MENTION_RE = re.compile(r"<@!?(\d+)>")
+# Control characters, zero-width marks and bidirectional overrides: in a name they would reorder
+# or hide the text around it in every message that shows it.
+_UNSAFE_RE = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
+
+
+def clean(value: str) -> str:
+    """A name, outcome or card as typed, made safe to show anywhere."""
+    return " ".join(_UNSAFE_RE.sub(" ", value).split())
 
 
 @dataclass(frozen=True)
@@ -71,6 +82,15 @@ class Agenda:
     predictions: dict[str, tuple[str, str]] = field(default_factory=dict)  # player id -> (name, outcome)
     result: dict | None = None
     secret: bool = False  # ballots hidden from everyone but their voter until the agenda closes
+    windows: bool = False  # the when and after windows come before the vote
+    passes: list[Pass] = field(default_factory=list)
+    plays: list[Play] = field(default_factory=list)
+    phase_id: int | None = None  # the agenda phase (/agenda phase) it belongs to
+
+    @property
+    def window(self) -> str | None:
+        """The window still open ('when', 'after'), or None: voting (or no windows at all)."""
+        return windows.open_window(self.players, self.passes) if self.windows and self.open else None
 
     @property
     def label(self) -> str:
@@ -177,6 +197,7 @@ class AgendaStore:
                 "select player_id, player_name, outcome from predictions where agenda_id = ? order by made_at, rowid",
                 (agenda_id,),
             ).fetchall()
+            passes, plays = windows.load(self.state.conn, agenda_id)
         speaker = json.loads(row["speaker"]) if row["speaker"] else None
         return Agenda(
             id=row["id"],
@@ -196,6 +217,10 @@ class AgendaStore:
             predictions={p[0]: (p[1], p[2]) for p in predictions},
             result=json.loads(row["result"]) if row["result"] else None,
             secret=bool(row["secret"]),
+            windows=bool(row["windows"]),
+            passes=passes,
+            plays=plays,
+            phase_id=row["phase_id"],
         )
 
     def current(self, guild_id: str, channel_id: str) -> Agenda | None:
@@ -205,11 +230,6 @@ class AgendaStore:
                 (str(guild_id), str(channel_id)),
             ).fetchone()
         return self.get(row[0]) if row else None
-
-    def open_agendas(self) -> list[Agenda]:
-        with self.state.lock:
-            ids = [r[0] for r in self.state.conn.execute("select id from agendas where status = 'open'")]
-        return [a for a in (self.get(i) for i in ids) if a]
 
     def history(self, guild_id: str, channel_id: str, limit: int = 10) -> list[Agenda]:
         with self.state.lock:
@@ -244,8 +264,11 @@ class AgendaStore:
         players: list[Player] | None = None,
         locale="ko",
         secret: bool = False,
+        with_windows: bool = False,
+        phase_id: int | None = None,
     ) -> Agenda:
-        name = (name or "").strip()
+        name = clean(name or "")
+        outcomes = [clean(o) for o in outcomes]
         if not name:
             raise UserError(t("agenda.empty_name", locale))
         if len(name) > 100:
@@ -271,6 +294,8 @@ class AgendaStore:
             raise UserError(t("agenda.outcome_too_long", locale, limit=MAX_NAME))
         if len({text.key(o) for o in outcomes}) != len(outcomes) or any(not text.key(o) for o in outcomes):
             raise UserError(t("agenda.duplicate_outcome", locale))
+        if with_windows and not players:  # every listed player passes: the list is needed
+            raise UserError(t("agenda.windows_need_players", locale))
         speaker = speaker or None
         if speaker and players and not any(p.matches(speaker.id, speaker.name) for p in players):
             raise UserError(
@@ -286,7 +311,8 @@ class AgendaStore:
                 raise UserError(t("agenda.already_open", locale, id=open_here[0], name=open_here[1]))
             cur = c.execute(
                 "insert into agendas (guild_id, channel_id, name, outcome_type, card_kind, outcomes, speaker, speaker_id, "
-                "players, starter_id, starter_name, locale, secret) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "players, starter_id, starter_name, locale, secret, windows, phase_id) "
+                "values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     str(guild_id),
                     str(channel_id),
@@ -301,6 +327,8 @@ class AgendaStore:
                     starter.name,
                     str(locale)[:5],
                     int(bool(secret)),
+                    int(bool(with_windows)),
+                    phase_id,
                 ),
             )
             agenda_id = cur.lastrowid
@@ -331,8 +359,9 @@ class AgendaStore:
     def resolve_outcome(self, agenda: Agenda, outcome: str | None, locale) -> str:
         outcome = outcome or ""
         k = text.key(outcome)
-        if not k:
-            raise UserError(t("agenda.unknown_outcome", locale, outcome="", outcomes=", ".join(agenda.outcomes) or "-"))
+        if not k:  # nothing a name could match (🙂, punctuation): say what was typed
+            shown = clean(outcome)[:40]
+            raise UserError(t("agenda.unknown_outcome", locale, outcome=shown, outcomes=", ".join(agenda.outcomes) or "-"))
         if agenda.outcome_type == "for-against":
             if k in _FOR_WORDS:
                 return FOR
@@ -342,9 +371,9 @@ class AgendaStore:
             if text.key(o) == k:
                 return o
         if agenda.outcome_type == "elect-planet":  # any planet may be named (62.11)
-            if len(outcome.strip()) > MAX_NAME:
+            if len(clean(outcome)) > MAX_NAME:
                 raise UserError(t("agenda.outcome_too_long", locale, limit=MAX_NAME))
-            return outcome.strip()
+            return clean(outcome)
         raise UserError(t("agenda.unknown_outcome", locale, outcome=outcome[:40], outcomes=", ".join(agenda.outcomes)))
 
     def vote(self, agenda_id: int, user: Player, outcome: str | None, votes: int, locale="ko") -> Agenda:
@@ -357,6 +386,7 @@ class AgendaStore:
         with self.state.transaction() as c:
             if c.execute("select status from agendas where id = ?", (agenda_id,)).fetchone()[0] != "open":
                 raise UserError(t("agenda.closed", locale, name=agenda.name))
+            self._windows_closed(c, agenda, locale)
             if chosen is not None and chosen not in agenda.outcomes:
                 outcomes = agenda.outcomes + [chosen]
                 if len(outcomes) > MAX_OUTCOMES:
@@ -374,12 +404,79 @@ class AgendaStore:
     def abstain(self, agenda_id: int, user: Player, locale="ko") -> Agenda:
         return self.vote(agenda_id, user, None, 0, locale)
 
+    def _windows_closed(self, c, agenda: Agenda, locale) -> None:
+        """Refuse a ballot while a window is open, naming it and who has not passed (read in
+        the ballot's own transaction, so a pass taken back by a card played meanwhile counts)."""
+        if not agenda.windows:
+            return
+        passes, _ = windows.load(c, agenda.id)
+        window = windows.open_window(agenda.players, passes)
+        if window:
+            names = ", ".join(p.name for p in windows.waiting(agenda.players, passes, window))
+            raise UserError(t("agenda.window_open", locale, window=t(f"agenda.window.{window}", locale), players=names))
+
+    def pass_window(self, agenda_id: int, user: Player, window: str, lasting: bool = False, locale="ko") -> Agenda:
+        """A listed player passes in the open window (for the rest of the agenda with `lasting`)."""
+        agenda, player = self._in_window(agenda_id, user, window, locale)
+        with self.state.transaction() as c:
+            self._check_window(c, agenda, window, locale)
+            windows.record_pass(c, agenda_id, window, player, lasting)
+            self._log(c, agenda_id, player, "pass", f"{window}{' lasting' if lasting else ''}")
+        return self.known(agenda_id)
+
+    def play_card(self, agenda_id: int, user: Player, window: str, card: str, locale="ko") -> Agenda:
+        """A listed player plays a card in the open window: shown, and the window reopens."""
+        card = clean(card or "")
+        if not card:
+            raise UserError(t("agenda.empty_card", locale))
+        if len(card) > windows.MAX_CARD:
+            raise UserError(t("agenda.card_too_long", locale, limit=windows.MAX_CARD))
+        agenda, player = self._in_window(agenda_id, user, window, locale)
+        with self.state.transaction() as c:
+            self._check_window(c, agenda, window, locale)
+            windows.record_play(c, agenda_id, window, player, card)
+            self._log(c, agenda_id, player, "play", f"{window} {card}")
+        return self.known(agenda_id)
+
+    def _in_window(self, agenda_id: int, user: Player, window: str, locale) -> tuple[Agenda, Player]:
+        if window not in windows.WINDOWS:
+            raise UserError(t("agenda.bad_window", locale, windows=" | ".join(windows.WINDOWS)))
+        agenda = self._open(agenda_id, locale)
+        if not agenda.windows:
+            raise UserError(t("agenda.no_windows", locale, agenda=agenda.label))
+        return agenda, self.voter(agenda, user, locale)
+
+    def _check_window(self, c, agenda: Agenda, window: str, locale) -> None:
+        if c.execute("select status from agendas where id = ?", (agenda.id,)).fetchone()[0] != "open":
+            raise UserError(t("agenda.closed", locale, name=agenda.name))
+        passes, _ = windows.load(c, agenda.id)
+        current = windows.open_window(agenda.players, passes)
+        if current != window:
+            key = (
+                "agenda.window_closed"
+                if current is None or windows.WINDOWS.index(window) < windows.WINDOWS.index(current)
+                else "agenda.window_not_yet"
+            )
+            raise UserError(
+                t(
+                    key,
+                    locale,
+                    window=t(f"agenda.window.{window}", locale),
+                    current=t(f"agenda.window.{current or 'vote'}", locale),
+                )
+            )
+
     def predict(self, agenda_id: int, user: Player, outcome: str, locale="ko") -> Agenda:
-        """62.22: after the reveal, before votes are cast: refused once a ballot exists."""
+        """62.22: after the reveal, before votes are cast: refused once a ballot exists, and
+        with the windows on, only in the after window."""
         agenda = self._open(agenda_id, locale)
         player = self.voter(agenda, user, locale)
         chosen = self.resolve_outcome(agenda, outcome, locale)
         with self.state.transaction() as c:
+            if agenda.windows:
+                passes, _ = windows.load(c, agenda_id)
+                if windows.open_window(agenda.players, passes) != "after":
+                    raise UserError(t("agenda.predict_in_after", locale))
             if c.execute("select count(*) from ballots where agenda_id = ?", (agenda_id,)).fetchone()[0]:
                 raise UserError(t("agenda.predict_too_late", locale))
             c.execute(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from zoneinfo import ZoneInfo
 
+from tabletop.agenda import windows
 from tabletop.agenda.store import Agenda, AgendaStore
 from tabletop.frontend.i18n import t
 from tabletop.frontend.render import (
@@ -58,7 +59,7 @@ def agenda_embed(agenda: Agenda) -> Embed:
             lines.append(f"{t('agenda.abstained', loc)}: {_some(abstained, loc)}")
     fields = []
     if agenda.players:
-        nxt = agenda.next_voter() if agenda.open else None
+        nxt = agenda.next_voter() if agenda.open and not agenda.window else None
         order = []
         for p in agenda.players:
             name = escape_md(p.name)
@@ -68,6 +69,8 @@ def agenda_embed(agenda: Agenda) -> Embed:
         fields += _fields(t("agenda.order", loc), order, " → ")
     elif agenda.speaker:
         lines.append(f"{t('agenda.speaker', loc)}: {escape_md(agenda.speaker.name)}")
+    if agenda.windows:
+        fields += _window_fields(agenda)
     if agenda.predictions:
         preds = [f"{escape_md(name)} → {escape_md(outcome)}" for name, outcome in agenda.predictions.values()]
         fields += _fields(t("agenda.predictions", loc), preds, ", ")
@@ -99,6 +102,31 @@ def agenda_embed(agenda: Agenda) -> Embed:
     )
 
 
+def _window_fields(agenda: Agenda) -> list[tuple[str, str]]:
+    """Each window's state: who passed (🔒 for a pass that lasts), the cards played, and who is
+    still to pass in the window open now."""
+    loc = agenda.locale
+    current = agenda.window
+    out = []
+    for window in windows.WINDOWS:
+        name = t(f"agenda.window.{window}", loc)
+        passed = [escape_md(p.player_name) + (" 🔒" if p.lasting else "") for p in agenda.passes if p.window == window]
+        cards = [f"{escape_md(p.player_name)}: *{escape_md(p.card)}*" for p in agenda.plays if p.window == window]
+        if window == current:
+            waiting = [escape_md(p.name) for p in windows.waiting(agenda.players, agenda.passes, window)]
+            state = "⏳ " + t("agenda.window.waiting", loc, players=_some(waiting, loc))
+        elif current is None or windows.WINDOWS.index(window) < windows.WINDOWS.index(current):
+            state = "✅ " + t("agenda.window.closed", loc)
+        else:
+            state = "· " + t("agenda.window.later", loc)
+        lines = [state]
+        if passed and window == current:
+            lines.append(t("agenda.window.passed", loc, players=_some(passed, loc)))
+        lines += cards
+        out += _fields(name, lines, "\n")
+    return out
+
+
 def _some(names: list[str], loc) -> str:
     """A few names and how many more: a message never grows with the number of voters."""
     shown = ", ".join(names[:NAMES_PER_OUTCOME])
@@ -118,6 +146,16 @@ def agenda_rows(agenda: Agenda) -> list[list]:
     loc = agenda.locale
     prefix = f"agenda:{agenda.id}"
     rows: list[list] = []
+    if agenda.window:  # pass or play a card in the open window; votes come after
+        window = t(f"agenda.window.{agenda.window}", loc)
+        row = [
+            Button(t("agenda.button.pass", loc, window=window), f"{prefix}:pass", style="primary"),
+            Button(t("agenda.button.passlock", loc, window=window), f"{prefix}:passlock", emoji="🔒"),
+            Button(t("agenda.button.play", loc), f"{prefix}:play", emoji="🃏"),
+        ]
+        if agenda.window == "after" and not agenda.ballots:  # riders and predictions (62.22)
+            row.append(Button(t("agenda.button.predict", loc), f"{prefix}:predict", emoji="🔮"))
+        return [row]
     if len(agenda.outcomes) <= MAX_OUTCOME_BUTTONS:
         if agenda.outcomes:
             rows.append(
@@ -137,7 +175,7 @@ def agenda_rows(agenda: Agenda) -> list[list]:
     if agenda.outcome_type == "elect-planet":
         extra.append(Button(t("agenda.button.planet", loc), f"{prefix}:planet", style="primary", emoji="🪐"))
     extra.append(Button(t("agenda.button.abstain", loc), f"{prefix}:abstain"))
-    if not agenda.ballots:  # predictions close with the first ballot (62.22)
+    if not agenda.ballots and not agenda.windows:  # predictions close with the first ballot (62.22)
         extra.append(Button(t("agenda.button.predict", loc), f"{prefix}:predict", emoji="🔮"))
     rows.append(extra)
     return rows

@@ -12,11 +12,29 @@ from tabletop.rules.commands import GAME
 from tabletop.rules.compendium import DEFAULT_GAME
 
 
-@command("settings", Option("chat", kind="bool"), GAME, Option("timezone", max_length=64), admin=True)
-def settings(ctx: Context, chat: bool | None = None, game: str | None = None, timezone: str | None = None):
-    """Server settings: chat mode on/off, the default game, the time zone for times shown.
-    Without options: show them. A bad value changes nothing (all are checked first)."""
+@command(
+    "settings",
+    Option("chat", kind="bool"),
+    GAME,
+    Option("timezone", max_length=64),
+    Option("agenda_windows", kind="bool"),
+    admin=True,
+)
+def settings(
+    ctx: Context,
+    chat: bool | None = None,
+    game: str | None = None,
+    timezone: str | None = None,
+    agenda_windows: bool | None = None,
+):
+    """Server settings: chat mode on/off, the default game, the time zone for times shown, and
+    whether agendas open with the when and after windows. Without options: show them. A bad
+    value changes nothing (all are checked first)."""
     lines = []
+    if agenda_windows is not None:
+        ctx.state.set_setting(ctx.guild_id, "agenda_windows", "on" if agenda_windows else "off")
+        state = t("settings.on" if agenda_windows else "settings.off", ctx.locale)
+        lines.append(t("settings.agenda_windows", ctx.locale, state=state))
     if timezone is not None:
         zone = check_zone(timezone, ctx.locale)
         ctx.state.set_setting(ctx.guild_id, "timezone", zone)
@@ -33,6 +51,9 @@ def settings(ctx: Context, chat: bool | None = None, game: str | None = None, ti
         game_id = ctx.state.get_setting(ctx.guild_id, "game", DEFAULT_GAME)
         shown_zone = ctx.state.get_setting(ctx.guild_id, "timezone", DEFAULT_ZONE)
         lines.append(t("settings.show", ctx.locale, chat=current, game=game_id, zone=shown_zone))
+        lines.append(
+            t("settings.show_agenda_windows", ctx.locale, state=ctx.state.get_setting(ctx.guild_id, "agenda_windows", "off"))
+        )
     return Reply(embeds=[Embed(description="\n".join(lines))], ephemeral=True)
 
 

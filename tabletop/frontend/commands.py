@@ -173,7 +173,7 @@ def as_replies(result) -> list[Reply]:
     if isinstance(result, Paged):
         return [result.reply()]
     if isinstance(result, Reply):
-        return [result]
+        return [result, *result.follow_ups]
     return list(result)
 
 

@@ -10,6 +10,8 @@ the rest are messages. Rules text is never translated here.
 from __future__ import annotations
 
 import json
+import re
+import string
 from functools import cache
 from pathlib import Path
 
@@ -34,10 +36,49 @@ def catalogue(locale: str) -> dict[str, str]:
     return data
 
 
+# Korean particles that depend on whether the word before ends in a consonant: `{name:을}`
+# writes 을 after 선출권 and 를 after 의장 선출 (으로 also minds ㄹ: 행성으로, 결로).
+_PARTICLES = {"을": ("을", "를"), "이": ("이", "가"), "은": ("은", "는"), "과": ("과", "와"), "으로": ("으로", "로")}
+_DIGIT_FINAL = dict(zip("0123456789", "ㅇㄹ ㅁ  ㄱㄹㄹ "))  # 영 일 이 삼 사 오 육 칠 팔 구
+
+
+def _final_consonant(word: str) -> str | None:
+    """The last sound's final consonant ('' for a vowel), or None when it cannot be told."""
+    word = re.sub(r"\s*\([^()]*\)$", "", word.strip())  # 의장 (Speaker): the particle follows 의장
+    last = word.rstrip(" ]」』'\"")[-1:]
+    if not last:
+        return None
+    if "가" <= last <= "힣":
+        code = (ord(last) - 0xAC00) % 28
+        return "" if code == 0 else "ㄹ" if code == 8 else "ㅇ"  # ㅇ stands for any other final
+    if last.isdigit():
+        return _DIGIT_FINAL.get(last, " ").strip()
+    if last.isascii() and last.isalpha():
+        return "ㄹ" if last.lower() in "lr" else "ㅇ" if last.lower() in "mn" else ""
+    return None
+
+
+class _Formatter(string.Formatter):
+    def format_field(self, value: object, format_spec: str) -> str:
+        if format_spec in _PARTICLES:
+            word = str(value)
+            final = _final_consonant(word)
+            with_final, without = _PARTICLES[format_spec]
+            if final is None:
+                return f"{word}{with_final}({without})"
+            if format_spec == "으로" and final == "ㄹ":
+                return word + without
+            return word + (with_final if final else without)
+        return super().format_field(value, format_spec)
+
+
+_FORMATTER = _Formatter()
+
+
 def t(key: str, locale: object | None = DEFAULT_LOCALE, **values: object) -> str:
     """The text for `key` in the user's language (Korean when a locale lacks it), filled in."""
     text = catalogue(lang(locale)).get(key) or catalogue(DEFAULT_LOCALE)[key]
-    return text.format(**values) if values else text
+    return _FORMATTER.format(text, **values) if values else text
 
 
 def command_text(key: str, language: str) -> str | None:

@@ -158,6 +158,7 @@ class Reply:
     rows: list[list] = field(default_factory=list)
     ephemeral: bool = False
     files: list[Attachment] = field(default_factory=list)
+    follow_ups: list[Reply] = field(default_factory=list)  # messages of their own, posted after this one
 
     def payload(self) -> dict:
         d: dict = {"content": self.content or None, "embeds": [e.to_dict() for e in self.embeds]}

@@ -113,6 +113,39 @@ MIGRATIONS: list[str] = [
     """
     alter table agendas add column secret integer not null default 0;
     """,
+    # 6: the when and after windows (passes, cards played) and the agenda phase as a whole
+    """
+alter table agendas add column windows integer not null default 0;
+alter table agendas add column phase_id integer;
+create table agenda_passes (
+    agenda_id integer not null references agendas(id),
+    stage text not null,             -- the window: when | after
+    player_id text not null,
+    player_name text not null,
+    lasting integer not null default 0,
+    primary key (agenda_id, stage, player_id)
+);
+create table agenda_plays (
+    id integer primary key autoincrement,
+    agenda_id integer not null references agendas(id),
+    stage text not null,
+    player_id text not null,
+    player_name text not null,
+    card text not null,
+    at text not null default (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+);
+create table agenda_phases (
+    id integer primary key autoincrement,
+    guild_id text not null,
+    channel_id text not null,
+    players text not null,           -- JSON list of {id, name} as given
+    speaker text,                    -- JSON {id, name}
+    windows integer not null default 0,
+    names text not null,             -- JSON [first agenda's name, second's]
+    step integer not null default 1, -- the agenda now open (1, 2), or 3 once the phase is over
+    created_at text not null default (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+);
+    """,
 ]
 
 

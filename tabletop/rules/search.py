@@ -210,7 +210,11 @@ class SearchEngine:
             # TI4's 62-89). Asked by its name alone, the honest answer is `missing`; asked
             # about more, the answer is the best rule among the sections that mention it.
             topic_keys = {k for m in central for t, keys in index.topics if t is m for k in keys}
-            rest = [g for g in index.groups(_without(repaired, topic_keys)) if not g.terms & topic_keys]
+            rest = [
+                g
+                for g in index.groups(_without(repaired, topic_keys))
+                if not g.terms & topic_keys and any(len(tok) > 3 for tok in g.own)  # a lone letter asks nothing
+            ]
             mentioned = {sid for m in central for sid in m.mentions}
             for sid in [sid for sid, entry in best.items() if entry[2] == "text"]:
                 if not rest or sid not in mentioned:

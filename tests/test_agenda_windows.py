@@ -1,0 +1,217 @@
+"""The when and after windows, riders in the after window, and the agenda phase as a whole."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+from discord_fakes import FakeBot, FakeInteraction, FakeUser
+
+from tabletop.agenda.store import AgendaStore, Player
+from tabletop.agenda.view import agenda_reply
+from tabletop.errors import UserError
+from tabletop.frontend.console import run_line
+from tabletop.frontend.state import StateDB
+
+ROOT = Path(__file__).resolve().parent.parent
+A, B, C = (Player(f"name:{n.lower()}", n) for n in "ABC")
+STARTER = Player("999", "Starter")
+
+
+@pytest.fixture
+def agendas(state):
+    return AgendaStore(state)
+
+
+def with_windows(agendas, players=(A, B, C)):
+    return agendas.start("g", "c", STARTER, "W", [], "for-against", None, players[0], list(players), with_windows=True)
+
+
+def text_of(replies) -> str:
+    return "\n".join(r.text() for r in replies)
+
+
+def test_the_issue_script_works_as_written(cli_env):
+    script = """/agenda start name:W players:A, B, C speaker:A windows:true
+as B: /agenda vote outcome:가결 votes:2
+as B: /agenda pass window:when
+as C: /agenda pass window:when
+as A: /agenda pass window:when
+as C: /agenda predict outcome:가결
+as B: /agenda pass window:after
+as C: /agenda pass window:after
+as A: /agenda pass window:after
+as B: /agenda vote outcome:가결 votes:2
+/agenda show
+"""
+    out = subprocess.run(
+        [sys.executable, "bot.py", "console"], cwd=ROOT, env=cli_env, input=script, capture_output=True, text=True, timeout=120
+    )
+    assert out.returncode == 0 and "Traceback" not in out.stdout + out.stderr
+    refused, rest = out.stdout.split("아직 when 창(공개될 때)이 열려 있어 투표할 수 없어요. 넘기지 않은 사람: B, C, A", 1)
+    assert "2표 기록" not in refused  # the first vote is refused by that sentence
+    assert "B, 가결에 2표 기록했어요" in rest
+    show = rest.rsplit("━━ 정책 #1: W ━━", 1)[-1]
+    assert "가결 — 2표 · B 2" in show and "C → 가결" in show
+
+
+def test_no_vote_before_both_windows_close(agendas):
+    a = with_windows(agendas)
+    with pytest.raises(UserError, match="when 창"):
+        agendas.vote(a.id, B, "가결", 2)
+    for p in (A, B, C):
+        agendas.pass_window(a.id, p, "when")
+    with pytest.raises(UserError, match="after 창.*B, C, A"):
+        agendas.abstain(a.id, B)
+    for p in (A, B, C):
+        a = agendas.pass_window(a.id, p, "after")
+    assert a.window is None and agendas.vote(a.id, B, "가결", 2).tally()["가결"] == 2
+
+
+def test_a_card_reopens_the_window_except_for_a_lasting_pass(agendas):
+    a = with_windows(agendas)
+    agendas.pass_window(a.id, A, "when", lasting=True)
+    agendas.pass_window(a.id, B, "when")
+    a = agendas.play_card(a.id, C, "when", "Veto")
+    assert a.window == "when" and [p.player_name for p in a.passes] == ["A"]  # B must answer again
+    assert a.plays[0].card == "Veto" and "C: *Veto*" in agenda_reply(a).text()
+    agendas.pass_window(a.id, B, "when")
+    a = agendas.pass_window(a.id, C, "when")
+    assert a.window == "after"
+
+
+def test_riders_and_predictions_only_in_the_after_window(agendas):
+    a = with_windows(agendas)
+    with pytest.raises(UserError, match="after 창에서만"):
+        agendas.predict(a.id, C, "가결")
+    for p in (A, B, C):
+        agendas.pass_window(a.id, p, "when")
+    assert agendas.predict(a.id, C, "가결").predictions[C.id] == ("C", "가결")
+
+
+@pytest.mark.parametrize(
+    "window, player, message",
+    [("after", A, "아직 열리지 않았어요"), ("during", A, "when | after"), ("when", Player("x", "Mallory"), "투표할 수 있어요")],
+)
+def test_a_pass_out_of_turn_is_refused_with_a_sentence(agendas, window, player, message):
+    a = with_windows(agendas)
+    with pytest.raises(UserError, match=message):
+        agendas.pass_window(a.id, player, window)
+    assert agendas.get(a.id).passes == []
+
+
+def test_windows_need_the_players_and_an_agenda_without_them_has_none(agendas):
+    with pytest.raises(UserError, match="players:"):
+        agendas.start("g", "c", STARTER, "W", [], "for-against", with_windows=True)
+    plain = agendas.start("g", "c", STARTER, "W", [], "for-against", players=[A, B])
+    with pytest.raises(UserError, match="창 없이"):
+        agendas.pass_window(plain.id, A, "when")
+
+
+def test_passes_from_two_processes_at_once_all_count(state, tmp_path):
+    """Two connections (as two processes) pass for different players at the same time: the
+    window closes exactly when the last pass commits."""
+    store = AgendaStore(state)
+    players = [Player(f"p{i}", f"P{i}") for i in range(8)]
+    a = with_windows(store, players)
+    other = AgendaStore(StateDB(state.path))
+
+    def pass_all(s, chunk):
+        for p in chunk:
+            s.pass_window(a.id, p, "when")
+
+    threads = [threading.Thread(target=pass_all, args=(s, players[i::2])) for i, s in enumerate((store, other))]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert store.get(a.id).window == "after" and len(store.get(a.id).passes) == 8
+
+
+def test_a_whole_phase_runs_two_agendas_then_the_ready_reminder(compendium, state):
+    from tabletop.frontend.commands import Context
+
+    ctx = Context(compendium, state, user_id="A", user_name="A", guild_id="g", channel_id="c")
+    out = text_of(run_line(ctx, "/agenda phase players:A, B speaker:A"))
+    assert "정책 #1: 첫 번째 안건" in out
+    run_line(ctx, "as B: /agenda vote outcome:가결 votes:3")
+    out = text_of(run_line(ctx, "/agenda close"))
+    assert "다음 안건: #2 두 번째 안건" in out and "정책 #2: 두 번째 안건" in out
+    run_line(ctx, "as B: /agenda vote outcome:부결 votes:1")
+    out = text_of(run_line(ctx, "/agenda close"))
+    ready = compendium.section("ti4", "62").rule("62.4").text
+    assert "정책 단계가 끝났어요" in out and ready in out
+    assert "정책 #3" not in out and AgendaStore(state).current("g", "c") is None
+
+
+def test_the_server_setting_opens_agendas_with_windows(compendium, state):
+    from tabletop.frontend.commands import Context
+
+    admin = Context(compendium, state, user_id="A", user_name="A", guild_id="g", channel_id="c", is_admin=True)
+    assert "켜기로" in text_of(run_line(admin, "/settings agenda_windows:true"))
+    out = text_of(run_line(admin, "/agenda start name:W players:A, B speaker:A"))
+    assert "when 창(공개될 때)" in out and "[넘기기" in out
+
+
+@pytest.mark.parametrize(
+    "line, expected",
+    [
+        ("/agenda start name:W outcomes:,,,", "outcomes:에 결과 이름이 없어요 (',,,')"),
+        ("/agenda start name:W outcomes:a, b", ""),
+    ],
+)
+def test_outcomes_that_name_nothing_are_refused(compendium, state, line, expected):
+    from tabletop.frontend.commands import Context
+
+    ctx = Context(compendium, state, user_id="A", user_name="A", guild_id="g", channel_id="c")
+    out = text_of(run_line(ctx, line))
+    if expected:
+        assert expected in out and AgendaStore(state).current("g", "c") is None
+    else:
+        assert AgendaStore(state).current("g", "c").outcomes == ["a", "b"]
+
+
+def test_hostile_names_outcomes_and_the_last_agenda(compendium, state):
+    from tabletop.frontend.commands import Context
+
+    ctx = Context(compendium, state, user_id="A", user_name="A", guild_id="g", channel_id="c", is_admin=True)
+    run_line(ctx, "/agenda start name:\u202eW\x1b[31m outcomes:x\u202e, y")
+    agenda = AgendaStore(state).current("g", "c")
+    assert agenda.name == "W [31m" and agenda.outcomes == ["x", "y"]  # no override, no escape left
+    assert "'🙂'" in text_of(run_line(ctx, "/agenda vote outcome:🙂 votes:1"))
+    run_line(ctx, "/agenda vote outcome:x votes:1")
+    run_line(ctx, "/agenda close")
+    shown = text_of(run_line(ctx, "/agenda show"))  # after close: the channel's last agenda
+    assert "결과: x" in shown
+
+
+async def test_discord_buttons_pass_and_play_and_survive_a_restart(compendium, state):
+    from cogs.agenda import AgendaButton, AgendaCog, CardModal
+
+    bot = FakeBot(compendium=compendium, state=state, user=FakeUser(999, "bot", bot=True))
+    cog = AgendaCog(bot)
+    starting = FakeInteraction(bot)
+    await cog.start.callback(cog, starting, name="W", players="<@1> <@2>", speaker="<@1>", windows=True)
+    ids = [c.custom_id for c in starting.log[0].kwargs["view"].children]
+    assert ids == ["agenda:1:pass", "agenda:1:passlock", "agenda:1:play"]  # no vote buttons yet
+    bot.state = StateDB(state.path)  # a restart: buttons rebuilt from their custom_id alone
+    click = FakeInteraction(bot, user=FakeUser(2, "Bob"))
+    await AgendaButton(1, "play").callback(click)
+    modal = click.log[0].kwargs["modal"]
+    assert isinstance(modal, CardModal)
+    modal.card._value = "Veto"
+    submit = FakeInteraction(bot, user=FakeUser(2, "Bob"))
+    await modal.on_submit(submit)
+    assert any("Veto" in f.value for f in submit.log[0].embed.fields)
+    for uid in (1, 2):
+        inter = FakeInteraction(bot, user=FakeUser(uid, f"P{uid}"))
+        await AgendaButton(1, "pass").callback(inter)
+        assert inter.log[-1].ephemeral and "넘겼어요" in inter.log[-1].text
+    assert AgendaStore(bot.state).get(1).window == "after"
+    early = FakeInteraction(bot, user=FakeUser(2, "Bob"))
+    with pytest.raises(UserError, match="after 창"):  # the error handler answers it privately
+        await cog.vote.callback(cog, early, outcome="가결", votes=1)
+    assert AgendaStore(bot.state).get(1).ballots == []
