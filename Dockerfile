@@ -1,6 +1,8 @@
 # TI4 rules bot.
 # Build: docker build -t ti4-rules-bot .
 # Run:   docker run -e DISCORD_TOKEN=... -v ti4-state:/app/state ti4-rules-bot
+# Site:  docker run -p 8000:8000 ti4-rules-bot python bot.py site /app/site --serve --host 0.0.0.0
+#        (the rules website, built into the image; or copy /app/site to any static host)
 # Also:  --read-only (only /app/state is written), --user 12345 (any uid), a bind mount for
 #        /app/state (-v "$PWD/state:/app/state", writable by that uid). See README, Docker.
 FROM python:3.11-slim
@@ -23,6 +25,7 @@ COPY . .
 # The rules database (and the analyser's user dictionary) is built into the image and readable
 # by any uid; live state goes to /app/state, the only place written at run time.
 RUN MPLCONFIGDIR=/tmp/matplotlib python bot.py build \
+    && MPLCONFIGDIR=/tmp/matplotlib python bot.py site /app/site \
     && chmod -R a+rX /app \
     && mkdir -p /app/state \
     && chmod 1777 /app/state

@@ -135,6 +135,39 @@ def cmd_eval(args) -> int:
     return 0
 
 
+def cmd_site(args) -> int:
+    """Write the rules website; with --serve, preview it on localhost until interrupted."""
+    from tabletop.site import build
+
+    comp = _compendium()
+    if not comp.packs:
+        print(answers.t("rules.unavailable", args.locale), file=sys.stderr)
+        return 1
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        print(answers.t("site.not_a_folder", args.locale, path=out), file=sys.stderr)
+        return 1
+    if build.up_to_date(comp, out, args.locale):
+        print(answers.t("site.up_to_date", args.locale, path=out))
+    else:
+        stats = build.build(comp, out, args.locale)
+        print(answers.t("site.built", args.locale, path=stats["path"], pages=stats["pages"], packs=stats["packs"]))
+    if args.serve:
+        try:
+            server = build.serve(out, args.port, args.host)
+        except OSError as exc:  # the port is taken, the address is not this machine's
+            print(answers.t("site.cannot_serve", args.locale, host=args.host, port=args.port, reason=exc.strerror or exc))
+            return 1
+        print(answers.t("site.serving", args.locale, url=f"http://{args.host}:{server.server_address[1]}/"), flush=True)
+        try:
+            server.serve_forever()
+        except KeyboardInterrupt:
+            pass
+        finally:
+            server.server_close()
+    return 0
+
+
 def cmd_render(args) -> int:
     comp = _compendium()
     try:
@@ -294,6 +327,13 @@ def parser() -> argparse.ArgumentParser:
     sp.add_argument("--json", action="store_true")
     game_opts(sp)
     sp.set_defaults(func=cmd_render)
+    sp = sub.add_parser("site", help="write the rules website (a static site of every pack) into OUT")
+    sp.add_argument("out", metavar="OUT")
+    sp.add_argument("--serve", action="store_true", help="then preview it on http://127.0.0.1:PORT/")
+    sp.add_argument("--port", type=int, default=8000, help="the preview's port (default 8000; 0 picks a free one)")
+    sp.add_argument("--host", default="127.0.0.1", help="the address to listen on (0.0.0.0 inside a container)")
+    sp.add_argument("--locale", default="ko", choices=("ko", "en", "ja"), help="the language of the site's own words")
+    sp.set_defaults(func=cmd_site)
     sp = sub.add_parser("commands", help="the application-command payloads the bot would sync")
     sp.add_argument("--json", action="store_true", help="(the output is always JSON)")
     sp.add_argument("--compact", action="store_true")

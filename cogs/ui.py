@@ -101,6 +101,8 @@ def component_factory(pattern: str):
 
 
 def item_for(component: Button | Select, row: int) -> discord.ui.Item | None:
+    if isinstance(component, Button) and component.url:  # a link: Discord opens it, no callback
+        return discord.ui.Button(label=component.label, url=component.url, row=row)
     for pattern, factory in FACTORIES:
         if pattern.fullmatch(component.custom_id):
             item = factory(component)

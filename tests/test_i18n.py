@@ -4,6 +4,7 @@ and no key that no code uses."""
 from __future__ import annotations
 
 import ast
+import re
 import string
 from pathlib import Path
 
@@ -46,6 +47,8 @@ def _literals() -> tuple[set[str], set[str]]:
                 head = str(node.values[0].value)
                 if "." in head:
                     prefixes.add(head)
+    for template in (ROOT / "tabletop" / "site" / "templates").glob("*.html"):  # t("…") in Jinja
+        constants |= set(re.findall(r"""\bt\(["']([\w.]+)["']""", template.read_text(encoding="utf-8")))
     return constants, prefixes
 
 

@@ -95,14 +95,17 @@ class Embed:
 @dataclass
 class Button:
     label: str
-    custom_id: str
+    custom_id: str  # empty for a link
     style: str = "secondary"  # primary | secondary | success | danger
     disabled: bool = False
     emoji: str = ""
+    url: str = ""  # a link button (Discord style 5): opens the address, sends nothing back
 
     STYLES = {"primary": 1, "secondary": 2, "success": 3, "danger": 4}
 
     def to_dict(self) -> dict:
+        if self.url:
+            return {"type": 2, "style": 5, "label": self.label, "url": self.url}
         d = {"type": 2, "style": self.STYLES[self.style], "label": self.label, "custom_id": self.custom_id}
         if self.emoji:
             d["emoji"] = {"name": self.emoji}
@@ -184,7 +187,9 @@ class Reply:
         for row in self.rows:
             labels = []
             for c in row:
-                if isinstance(c, Button):
+                if isinstance(c, Button) and c.url:
+                    labels.append(f"[{c.label}: {c.url}]")
+                elif isinstance(c, Button):
                     labels.append(f"[{c.label}]" if not c.disabled else f"({c.label})")
                 elif isinstance(c, Select):
                     labels.append(f"<{c.placeholder} " + " | ".join(o.label for o in c.options) + ">")

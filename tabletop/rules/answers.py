@@ -27,6 +27,7 @@ from tabletop.frontend.render import (
     paginate,
     truncate_label,
 )
+from tabletop.rules import links
 from tabletop.rules import text as rules_text
 from tabletop.rules.compendium import DEFAULT_GAME, Compendium, RelatedTopic
 from tabletop.rules.packs import Rule, Section
@@ -197,6 +198,9 @@ def section_answer(compendium: Compendium, section: Section, rule_id: str | None
             )
         )
     rows = related_rows(section, related, locale)
+    url = links.site_url(section.pack, section.id, rule_id)
+    if url:  # the same rule on the rules website, at its anchor
+        rows.append([Button(t("site.open", locale), "", url=url)])
     return RuleAnswer(embeds, start, rows, str(locale), section=section, rule=rule_id, related=related)
 
 

@@ -251,6 +251,7 @@ def strip_particle(word: str) -> str:
     return word
 
 
+PARTICLES = tuple(_PARTICLES)  # longest first: for readers of the same rule elsewhere (the site's search)
 _PARTICLES_BY_LAST: dict[str, list[str]] = {}
 for _p in _PARTICLES:  # longest first within each final syllable, as _PARTICLES is sorted
     _PARTICLES_BY_LAST.setdefault(_p[-1], []).append(_p)

@@ -1,0 +1,202 @@
+"""The rules website: every section at its address with every rule at its anchor, the packs'
+text exactly, related topics, names in every language, deep links from the bot's answers, and
+the pages in a real browser (headless Chromium driven by Playwright): the target rule
+highlighted, a Korean question searched offline, a page that is not blank."""
+
+from __future__ import annotations
+
+import html
+import io
+import json
+import re
+import shutil
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from tabletop.rules import answers, links
+from tabletop.site import build
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM_FLAGS = [
+    "--no-sandbox",  # CI runs as root
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",  # this machine's closed network refuses them anyway
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.fixture(scope="module")
+def site(compendium, tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("site")
+    build.build(compendium, out)
+    return out
+
+
+def page_text(path: Path) -> str:
+    raw = re.sub(r"<script.*?</script>", "", path.read_text("utf-8"), flags=re.S)
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", raw)).split())
+
+
+def test_every_section_has_its_page_and_every_rule_its_anchor(compendium, site):
+    for pack in compendium.packs.values():
+        assert (site / pack.id / "index.html").exists() and (site / pack.id / "search.html").exists()
+        for section in pack.sections:
+            page = (site / links.page(pack.id, section.id)).read_text("utf-8")
+            for rule in section.rules:
+                assert f'id="{links.anchor(rule.id)}"' in page, (pack.id, rule.id)
+    assert 'id="r79-1"' in (site / "ti4" / "79.html").read_text("utf-8")
+
+
+def test_pages_hold_the_packs_text_exactly(compendium, site):
+    for pack in compendium.packs.values():
+        for section in pack.sections:
+            shown = page_text(site / links.page(pack.id, section.id))
+            for rule in section.rules:
+                for line in [rule.text, rule.heading, *(i.text for i in rule.items if i.kind != "row")]:
+                    assert " ".join(line.split()) in shown, (pack.id, rule.id, line[:40])
+
+
+def test_related_topics_names_and_outside_topics(compendium, site):
+    page = (site / "ti4" / "79.html").read_text("utf-8")
+    shown = page_text(site / "ti4" / "79.html")
+    assert "Bombardment" in shown and "폭격" in shown  # the section's names in every language
+    for topic in compendium.related(compendium.section("ti4", "79")):
+        if topic.target:
+            assert f'href="{topic.target}.html"' in page
+        else:
+            assert f"{topic.name} {answers.t('related.missing', 'ko')}" in shown
+    index = page_text(site / "index.html")
+    assert all(p.name("ko") in index for p in compendium.packs.values())
+
+
+def test_answers_link_to_their_rule_on_the_site(compendium, monkeypatch, cli_env):
+    monkeypatch.setenv("RULES_SITE_URL", "https://rules.example/ti4-site/")
+    answer = answers.lookup(compendium, "79.1", "ti4")
+    link = [b for row in answer.reply().rows for b in row if getattr(b, "url", "")]
+    assert link and link[0].url == "https://rules.example/ti4-site/ti4/79.html#r79-1"
+    assert link[0].to_dict() == {"type": 2, "style": 5, "label": "웹에서 보기", "url": link[0].url}
+    env = dict(cli_env, RULES_SITE_URL="https://rules.example")
+    out = subprocess.run(
+        [sys.executable, "bot.py", "render", "79.1", "--json"], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    assert "https://rules.example/ti4/79.html#r79-1" in out.stdout
+    monkeypatch.delenv("RULES_SITE_URL")
+    assert not [b for row in answers.lookup(compendium, "79.1", "ti4").reply().rows for b in row if getattr(b, "url", "")]
+
+
+def test_the_search_index_reads_korean_as_the_bot_does(compendium):
+    from tabletop.site import search_index
+
+    index = search_index.build(compendium, "ti4")
+    assert "굴리다" in index["surface"].get("굴립니다", [])  # the rules' own form, as its lemma
+    assert any(t.startswith("L:보병") for t, _ in index["lexicon"]["인프"])  # a player's spelling
+    assert "으로" in index["particles"]
+    json.dumps(index, ensure_ascii=False)
+
+
+def test_site_command_refuses_a_file_and_builds_a_folder(cli_env, tmp_path):
+    afile = tmp_path / "file"
+    afile.write_text("x")
+    out = subprocess.run([sys.executable, "bot.py", "site", str(afile)], cwd=ROOT, env=cli_env, capture_output=True, text=True)
+    assert out.returncode == 1 and "폴더가 아니에요" in out.stderr and "Traceback" not in out.stderr
+    out = subprocess.run(
+        [sys.executable, "bot.py", "site", str(tmp_path / "s")], cwd=ROOT, env=cli_env, capture_output=True, text=True
+    )
+    assert out.returncode == 0 and (tmp_path / "s" / "ti4" / "79.html").exists()
+
+
+# --- in a real browser ------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def served(site):
+    server = build.serve(site, port=0)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's Chromium (.ci/run installs it), driven by Playwright: never skipped."""
+    from playwright.sync_api import sync_playwright
+
+    executable = shutil.which("chromium") or shutil.which("chromium-browser")
+    assert executable, "Chromium is not installed: apt-get install chromium fonts-nanum"
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=executable, headless=True, args=CHROMIUM_FLAGS)
+        yield chromium
+        chromium.close()
+
+
+def test_a_rule_opened_by_its_anchor_is_highlighted(browser, served):
+    page = browser.new_page()
+    page.goto(f"{served}/ti4/79.html#r79-1")
+    background = page.eval_on_selector("#r79-1", "e => getComputedStyle(e).backgroundColor")
+    other = page.eval_on_selector("#r79-2", "e => getComputedStyle(e).backgroundColor")
+    assert background != other and background not in ("rgba(0, 0, 0, 0)", "transparent")
+    assert page.evaluate("() => location.hash") == "#r79-1"
+    page.close()
+
+
+def test_a_korean_question_searched_in_the_browser_leads_to_its_rule(browser, served):
+    page = browser.new_page()
+    page.goto(f"{served}/ti4/search.html")
+    page.fill("#q", "폭격 주사위는 언제 굴려?")
+    page.press("#q", "Enter")
+    page.wait_for_selector("#results li a")
+    first = page.locator("#results li a").first
+    assert first.inner_text().startswith("79 폭격")
+    first.click()
+    page.wait_for_url(re.compile(r".*/ti4/79\.html#r79-\d+$"))
+    target = page.evaluate("() => location.hash.slice(1)")
+    assert page.eval_on_selector(f"#{target}", "e => getComputedStyle(e).backgroundColor") not in ("rgba(0, 0, 0, 0)",)
+    # a player's spelling and a particle, as the bot reads them: 인프 is 보병 (infantry)
+    page.goto(f"{served}/ti4/search.html?q=" + "인프는 어디로")
+    page.wait_for_selector("#results li a")
+    assert page.locator("#results li").count() > 0
+    page.close()
+
+
+def test_a_page_is_not_blank(browser, served):
+    from PIL import Image
+
+    page = browser.new_page(viewport={"width": 390, "height": 844})  # a phone
+    page.goto(f"{served}/ti4/79.html")
+    shot = Image.open(io.BytesIO(page.screenshot(full_page=False))).convert("L")
+    low, high = shot.getextrema()
+    assert high - low > 100  # text on a background, not one flat colour
+    assert len(shot.getcolors(maxcolors=256) or []) > 20  # anti-aliased glyphs: Korean text was drawn
+    page.close()
+
+
+def test_site_serve_previews_on_localhost_and_skips_an_up_to_date_build(cli_env, tmp_path):
+    import urllib.request
+
+    out = tmp_path / "s"
+    subprocess.run([sys.executable, "bot.py", "site", str(out)], cwd=ROOT, env=cli_env, check=True, capture_output=True)
+    proc = subprocess.Popen(
+        [sys.executable, "bot.py", "site", str(out), "--serve", "--port", "0"],
+        cwd=ROOT,
+        env=cli_env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert "이미 최신이에요" in proc.stdout.readline()  # built above: not rebuilt
+        url = re.search(r"http://\S+/", proc.stdout.readline()).group(0)
+        with urllib.request.urlopen(url + "ti4/79.html", timeout=10) as response:
+            assert 'id="r79-1"' in response.read().decode("utf-8")
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
