@@ -112,6 +112,9 @@ def cmd_search(args) -> int:
 def cmd_console(args) -> int:
     from tabletop.frontend import console
 
+    if args.state is not None and not args.state.strip():  # --state "" is a mistake, not the default
+        print(answers.t("state.empty_path", args.locale), file=sys.stderr)
+        return 2
     if args.state:
         os.environ["STATE_DB"] = args.state
     compendium = _compendium(args.locale)

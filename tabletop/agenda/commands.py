@@ -36,7 +36,14 @@ def me(ctx: Context) -> Player:
     return Player(str(ctx.user_id), ctx.user_name)
 
 
+def _readable(ctx: Context) -> None:
+    """No state database behind the stand-in: say why, not "no agenda here"."""
+    if ctx.state.stand_in:
+        raise UserError(ctx.state.refusal)
+
+
 def _current(ctx: Context):
+    _readable(ctx)
     agenda = store(ctx).current(ctx.guild_id, ctx.channel_id)
     if agenda is None:
         raise UserError(t("agenda.not_found", ctx.locale))
@@ -179,8 +186,11 @@ def vote(ctx: Context, outcome: str, votes: int):
 
 
 def cast_vote(ctx: Context, agenda_id: int, outcome: str | None, votes: int) -> AgendaReply:
-    agenda = store(ctx).vote(agenda_id, me(ctx), outcome, votes, ctx.locale)
-    ballot = agenda.ballot_of(me(ctx).id) or next((b for b in agenda.ballots if b.voter_name == ctx.user_name), None)
+    s = store(ctx)
+    agenda = s.vote(agenda_id, me(ctx), outcome, votes, ctx.locale)
+    # the acknowledgement says what was committed, for the listed player this user is ('bob'
+    # and 'ＢＯＢ' are Bob)
+    ballot = agenda.ballot_of(s.voter(agenda, me(ctx), ctx.locale).id)
     if ballot and ballot.outcome:
         ack = t(
             "agenda.ack.vote",
@@ -206,11 +216,9 @@ def predict(ctx: Context, outcome: str):
 
 
 def make_prediction(ctx: Context, agenda_id: int, outcome: str) -> AgendaReply:
-    agenda = store(ctx).predict(agenda_id, me(ctx), outcome, ctx.locale)
-    name, chosen = next(
-        (v for k, v in agenda.predictions.items() if k == me(ctx).id or v[0] == ctx.user_name),
-        (ctx.user_name, outcome),
-    )
+    s = store(ctx)
+    agenda = s.predict(agenda_id, me(ctx), outcome, ctx.locale)
+    name, chosen = agenda.predictions[s.voter(agenda, me(ctx), ctx.locale).id]
     return _updated(agenda, t("agenda.ack.predict", ctx.locale, voter=name, outcome=chosen, agenda=agenda.label))
 
 
@@ -250,6 +258,7 @@ def cancel(ctx: Context):
 
 @command("agenda show", Option("id", kind="int", min_value=1, max_value=10**9))
 def show(ctx: Context, id=None):
+    _readable(ctx)
     s = store(ctx)
     if id:
         agenda = s.get(id)
@@ -262,6 +271,7 @@ def show(ctx: Context, id=None):
 
 @command("agenda history")
 def history(ctx: Context):
+    _readable(ctx)
     return history_reply(store(ctx).history(ctx.guild_id, ctx.channel_id), ctx.locale)
 
 

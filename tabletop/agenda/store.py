@@ -387,8 +387,11 @@ class AgendaStore:
             if c.execute("select status from agendas where id = ?", (agenda_id,)).fetchone()[0] != "open":
                 raise UserError(t("agenda.closed", locale, name=agenda.name))
             self._windows_closed(c, agenda, locale)
-            if chosen is not None and chosen not in agenda.outcomes:
-                outcomes = agenda.outcomes + [chosen]
+            # the outcomes as committed now, not as read before: another process may have added
+            # a planet meanwhile, and writing back a stale list would erase it
+            committed = json.loads(c.execute("select outcomes from agendas where id = ?", (agenda_id,)).fetchone()[0])
+            if chosen is not None and chosen not in committed:
+                outcomes = committed + [chosen]
                 if len(outcomes) > MAX_OUTCOMES:
                     raise UserError(t("agenda.too_many_outcomes", locale, count=len(outcomes), limit=MAX_OUTCOMES))
                 c.execute("update agendas set outcomes = ? where id = ?", (json.dumps(outcomes, ensure_ascii=False), agenda_id))

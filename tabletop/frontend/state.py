@@ -157,11 +157,12 @@ class StateDB:
         self.locale = locale
         self.lock = threading.RLock()
         self.refusal = ""  # why writes are refused (read-only), empty when they are not
+        self.stand_in = False  # True: no database behind it (it could not be opened): reads say so too
         try:
             self.conn = self._connect()
-        except (sqlite3.Error, OSError) as exc:
+            self.migrate()
+        except (sqlite3.Error, OSError) as exc:  # a corrupt file reads as "not a database" here
             raise StateUnavailable(t("state.unavailable", locale, path=self.path, reason=_reason(exc))) from None
-        self.migrate()
 
     def _connect(self) -> sqlite3.Connection:
         if self.path == ":memory:":
@@ -169,11 +170,28 @@ class StateDB:
         target = Path(self.path)
         if target.is_dir():
             raise IsADirectoryError(self.path)
+        if target.exists() and not target.is_file():  # /dev/null, a pipe: SQLite would write beside it
+            raise _NotAFile(self.path)
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
-            conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=30)
-            return self._configure(conn)
+        except (FileExistsError, NotADirectoryError):
+            raise _ParentIsAFile(self.path) from None
+        conn: sqlite3.Connection | None = None
+        try:
+            conn = self._configure(sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=30))
+            # A file that is read-only, or another user's, in a writable folder opens without a
+            # word (SQLite falls back to reading): only a write shows it. Write the header's
+            # version as it is, and roll back: nothing changes.
+            version = conn.execute("pragma user_version").fetchone()[0]
+            conn.execute("begin immediate")
+            try:
+                conn.execute(f"pragma user_version = {int(version)}")
+            finally:
+                conn.execute("rollback")
+            return conn
         except (sqlite3.OperationalError, PermissionError) as exc:
+            if conn is not None:
+                conn.close()
             if not target.exists():
                 raise
             # the file is there but cannot be written: read what it holds, refuse changes
@@ -199,10 +217,12 @@ class StateDB:
 
     @classmethod
     def unavailable(cls, message: str, locale="ko") -> StateDB:
-        """A stand-in when the real database cannot be opened: empty, and every write is
-        refused with the message, so commands that only read still answer."""
+        """A stand-in when the real database cannot be opened: every write is refused with the
+        message, and state commands that read (an agenda, the log) answer with it too; rules
+        and dice need no state and keep answering."""
         state = cls(":memory:", locale)
         state.refusal = message
+        state.stand_in = True
         return state
 
     @property
@@ -271,9 +291,23 @@ class StateDB:
             self.conn.close()
 
 
+class _NotAFile(OSError):
+    """The path names something that is not a regular file (/dev/null)."""
+
+
+class _ParentIsAFile(OSError):
+    """A folder on the way to the path is a file."""
+
+
 def _reason(exc: BaseException) -> str:
     if isinstance(exc, IsADirectoryError):
         return "is a directory"
+    if isinstance(exc, _NotAFile):
+        return "is not a regular file"
+    if isinstance(exc, _ParentIsAFile):
+        return "a folder on the way to it is a file"
+    if isinstance(exc, sqlite3.DatabaseError) and "not a database" in str(exc):
+        return "not a state database (damaged, or another kind of file)"
     if isinstance(exc, PermissionError):
         return "permission denied"
     return str(exc) or type(exc).__name__

@@ -1,0 +1,123 @@
+"""State the database keeps right: acknowledgements that say what was committed, outcomes no
+concurrent writer can erase, and every state path that cannot be used named in one sentence."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+from pathlib import Path
+
+import pytest
+
+from tabletop.agenda.store import AgendaStore, Player
+from tabletop.errors import UserError
+from tabletop.frontend.commands import Context, dispatch
+from tabletop.frontend.console import run_line
+from tabletop.frontend.state import StateDB, StateUnavailable
+
+ROOT = Path(__file__).resolve().parent.parent
+NOBODY = 65534
+
+
+def text_of(replies) -> str:
+    return "\n".join(r.text() for r in replies)
+
+
+@pytest.mark.parametrize("typed", ["bob", "BOB", "Ｂｏｂ"])
+def test_the_acknowledgement_names_the_listed_player_and_what_was_recorded(compendium, state, typed):
+    ctx = Context(compendium, state, user_id="me", user_name="me", guild_id="g", channel_id="c")
+    run_line(ctx, "/agenda start name:X players:Bob, Carol")
+    out = text_of(run_line(ctx, f"as {typed}: /agenda vote outcome:가결 votes:5"))
+    assert "#1 X: Bob, 가결에 5표 기록했어요." in out
+    assert AgendaStore(state).current("g", "c").tally()["가결"] == 5
+
+
+def test_planets_named_by_two_processes_at_once_are_all_kept(state):
+    """Each connection stands for a process; every ballot names its own planet, so the list of
+    outcomes is written by many transactions at once."""
+    players = [Player(f"p{i}", f"P{i}") for i in range(8)]
+    first = AgendaStore(state)
+    agenda = first.start("g", "c", Player("s", "S"), "행성 선출", [], "elect-planet", players=players)
+    second = AgendaStore(StateDB(state.path))
+
+    def vote(store, chunk):
+        for rounds in range(3):
+            for p in chunk:
+                store.vote(agenda.id, p, f"{p.name}-행성-{rounds}", 1)
+
+    threads = [threading.Thread(target=vote, args=(s, players[i::2])) for i, s in enumerate((first, second))]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    final = first.get(agenda.id)
+    assert {f"{p.name}-행성-{r}" for p in players for r in range(3)} <= set(final.outcomes)
+    assert {b.outcome for b in final.ballots} == {f"{p.name}-행성-2" for p in players}
+
+
+def test_a_read_only_file_in_a_writable_folder_reads_and_refuses_writes(compendium):
+    folder = Path(tempfile.mkdtemp(prefix="ro-file-", dir="/tmp"))
+    path = folder / "state.db"
+    writable = StateDB(path)
+    writable.set_setting("g", "game", "liftoff")
+    writable.close()
+    os.chmod(path, 0o444)
+    os.chmod(folder, 0o777)  # the folder is writable: only the file is not
+    try:
+        as_root = os.geteuid() == 0
+        if as_root:  # root may write anything: open it as another user would
+            os.setegid(NOBODY)
+            os.seteuid(NOBODY)
+        try:
+            state = StateDB(path)
+        finally:
+            if as_root:
+                os.seteuid(0)
+                os.setegid(0)
+        assert state.read_only and state.get_setting("g", "game") == "liftoff"
+        ctx = Context(compendium, state, guild_id="g", channel_id="c")
+        with pytest.raises(UserError, match="읽기 전용"):
+            dispatch(ctx, "agenda start", {"name": "x"})
+        assert dispatch(ctx, "roll", {"dice": "2d6"})  # dice still roll
+    finally:
+        os.chmod(folder, 0o755)
+        shutil.rmtree(folder)
+
+
+@pytest.mark.parametrize("kind", ["device", "parent-is-a-file", "corrupt"])
+def test_a_state_path_that_cannot_be_used_is_named_in_one_sentence(tmp_path, cli_env, kind):
+    if kind == "device":
+        path = Path("/dev/null")
+    elif kind == "parent-is-a-file":
+        (tmp_path / "afile").write_text("x")
+        path = tmp_path / "afile" / "state.db"
+    else:
+        path = tmp_path / "state.db"
+        path.write_bytes(b"this is not a database " * 50)
+    with pytest.raises(StateUnavailable) as exc:
+        StateDB(path)
+    assert str(path) in exc.value.message and "[Errno" not in exc.value.message
+    assert not Path("/dev/null-journal").exists()
+    out = subprocess.run(
+        [sys.executable, "bot.py", "console", "--state", str(path)],
+        cwd=ROOT,
+        env=cli_env,
+        input="/agenda vote outcome:가결 votes:1\n/agenda show\n/rule 79.1\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert out.returncode == 0 and "Traceback" not in out.stdout + out.stderr
+    assert "진행 중인 정책이 없어요" not in out.stdout and out.stdout.count(str(path)) >= 2  # the state's fault, named
+    assert "79.1" in out.stdout
+
+
+def test_an_empty_state_path_is_refused(cli_env):
+    out = subprocess.run(
+        [sys.executable, "bot.py", "console", "--state", ""], cwd=ROOT, env=cli_env, input="", capture_output=True, text=True
+    )
+    assert out.returncode == 2 and "--state" in out.stderr and "Traceback" not in out.stderr
