@@ -86,27 +86,30 @@ def cmd_search(args) -> int:
     except answers.UserError as exc:
         print(exc.message, file=sys.stderr)
         return 1
+    refused = 0
     for q in queries:
-        if args.json:
-            results = [r.as_dict() for r in comp.search.search(q, args.game, limit=args.limit)]
-            if not results:  # a topic the document lacks: {"id": null, "missing": true, …}
-                results = [m.as_dict() for m in comp.search.missing(q, args.game)]
-            print(json.dumps({"query": q, "results": results}, ensure_ascii=False))
-            continue
-        try:
+        try:  # the same checks as /search: empty or too long is refused, as `rule` refuses it
             answers.check_query(q, args.locale)
         except answers.UserError as exc:
-            print(exc.message)
+            refused += 1
+            if args.json:
+                print(json.dumps({"query": q[:50], "error": exc.message}, ensure_ascii=False))
+            else:
+                print(exc.message, file=sys.stderr)
             continue
         results = comp.search.search(q, args.game, limit=args.limit)
         missing = comp.search.missing(q, args.game) if not results else []
+        if args.json:  # a topic the document lacks: {"id": null, "missing": true, …}
+            listed = [r.as_dict() for r in results] or [m.as_dict() for m in missing]
+            print(json.dumps({"query": q, "results": listed}, ensure_ascii=False))
+            continue
         for m in missing:
             print(answers.t("missing.topic", args.locale, topic=f"{m.name} ({m.english})", document=args.game))
         if not results and not missing:
             print(answers.t("no_result", args.locale, query=q))
         for i, r in enumerate(results, 1):
             print(f"{i:>2}. {answers.result_label(comp, r)}  [{r.how} {r.score:.1f}]")
-    return 0
+    return 1 if refused else 0
 
 
 def cmd_console(args) -> int:
@@ -118,6 +121,12 @@ def cmd_console(args) -> int:
     if args.state:
         os.environ["STATE_DB"] = args.state
     compendium = _compendium(args.locale)
+    if args.game is not None:  # an unknown game is refused now, not at the first question
+        try:
+            args.game = answers.check_game(compendium, args.game, args.locale)
+        except answers.UserError as exc:
+            print(exc.message, file=sys.stderr)
+            return 2
     return console.run(compendium, _state(args.state, args.locale), as_json=args.json, locale=args.locale, game=args.game)
 
 
@@ -125,6 +134,11 @@ def cmd_eval(args) -> int:
     from tabletop.rules import evaluation
 
     comp = _compendium()
+    try:
+        answers.check_game(comp, args.game, "en")
+    except answers.UserError as exc:
+        print(exc.message, file=sys.stderr)
+        return 1
     result = evaluation.evaluate(comp, evaluation.load_queries(Path(args.file)), args.game)
     if args.fit:  # the fusion weight fitted on these files with one pack left out
         files = {evaluation.game_of_file(comp, Path(f)): evaluation.load_queries(Path(f)) for f in args.fit}
@@ -173,6 +187,11 @@ def cmd_site(args) -> int:
 
 def cmd_render(args) -> int:
     comp = _compendium()
+    try:
+        answers.check_game(comp, args.game, args.locale)
+    except answers.UserError as exc:
+        print(exc.message, file=sys.stderr)
+        return 1
     try:
         answer = answers.lookup(comp, " ".join(args.query), args.game, args.locale)
         replies = answer.replies()
@@ -281,6 +300,19 @@ def cmd_odds(args) -> int:
     return combat_cli.odds_main(args)
 
 
+MAX_LIMIT = 25  # as many as Discord's menu of results holds
+
+
+def _limit(value: str) -> int:
+    try:
+        n = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{value}' is not a whole number") from None
+    if not 1 <= n <= MAX_LIMIT:
+        raise argparse.ArgumentTypeError(f"{n} is not between 1 and {MAX_LIMIT}")
+    return n
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="bot.py", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--verbose", "-v", action="store_true", help="log debug output")
@@ -302,7 +334,7 @@ def parser() -> argparse.ArgumentParser:
     sp.set_defaults(func=cmd_rule)
     sp = sub.add_parser("search", help="ranked search results; QUERY '-' reads one query per line from stdin")
     sp.add_argument("query", nargs="+")
-    sp.add_argument("--limit", type=int, default=5)
+    sp.add_argument("--limit", type=_limit, default=5, help=f"results per query, 1 to {MAX_LIMIT} (default 5)")
     sp.add_argument("--json", action="store_true", help="one JSON object per query per line")
     game_opts(sp)
     sp.set_defaults(func=cmd_search)
@@ -350,9 +382,23 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+def _mark_parsers(p: argparse.ArgumentParser) -> None:
+    """Each subcommand's parser remembers itself, so that an unknown flag is reported with
+    that subcommand's usage (`bot.py combat ground: error: …`), not the top level's."""
+    for action in p._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sp in action.choices.values():
+                sp.set_defaults(_parser=sp)
+                _mark_parsers(sp)
+
+
 def main(argv: list[str] | None = None) -> int:
     features.load()
-    args = parser().parse_args(argv)
+    top = parser()
+    _mark_parsers(top)
+    args, extra = top.parse_known_args(argv)
+    if extra:
+        getattr(args, "_parser", top).error(f"unrecognized arguments: {' '.join(extra)}")
     logs.setup(verbose=args.verbose)
     func = getattr(args, "func", cmd_run)
     try:

@@ -169,9 +169,22 @@ async def serve(bot: RulesBot, token: str) -> int:
         runner.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await runner
-    failed = runner.done() and not runner.cancelled() and runner.exception() is not None
+    failure = runner.exception() if runner.done() and not runner.cancelled() else None
+    if failure is not None:  # say why, once, without the token
+        log.error("bot could not run: %s", failure_reason(failure))
     log.info("bot stopped: gateway and databases closed")
-    return 1 if failed else 0
+    return 1 if failure is not None else 0
+
+
+def failure_reason(exc: BaseException) -> str:
+    """Why the gateway stopped, in a sentence an admin can act on."""
+    if isinstance(exc, discord.LoginFailure):
+        return "Discord refused the token: DISCORD_TOKEN is wrong or was reset (Developer Portal, Bot, Reset Token)"
+    if isinstance(exc, discord.PrivilegedIntentsRequired):
+        return "the Message Content intent is not enabled for this bot (Developer Portal, Bot, Privileged Gateway Intents)"
+    if isinstance(exc, OSError | asyncio.TimeoutError) or type(exc).__module__.startswith("aiohttp"):
+        return f"cannot reach Discord ({type(exc).__name__}: {exc}); check the network and try again"
+    return f"{type(exc).__name__}: {exc}"
 
 
 def sync_commands(token: str, guild_id: int | None) -> str:

@@ -194,7 +194,26 @@ def test_piped_console_stays_plain_and_harmless(cli_env):
     )
     assert out.returncode == 0, out.stderr
     assert "\x1b" not in out.stdout and "hello␛[31mred" in out.stdout
-    assert "┃ ▶ 79.1" in out.stdout and "[1]" not in out.stdout  # no numbering, no prompt
+    assert "┃ ▶ 79.1" in out.stdout and "> " not in out.stdout  # plain text, no prompt
+    assert "[1] 침공 [2] 행성 방어막" in out.stdout  # buttons numbered, for a following line to press
+
+
+def test_a_piped_script_reads_every_page_and_presses_buttons_by_number(cli_env, tmp_path):
+    script = "/rule 62\n/rule 79.1\n1\n9\n/agenda start name:X\n1\n3\n/agenda show\n"
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "bot.py"), "console", "--state", str(tmp_path / "s.db")],
+        input=script,
+        capture_output=True,
+        text=True,
+        env=cli_env,
+        timeout=120,
+    )
+    assert out.returncode == 0 and "Traceback" not in out.stdout + out.stderr
+    assert "62.1 " in out.stdout and "62.22" in out.stdout  # both pages of 62, no buttons to turn them
+    assert "━━ 75 침공" in out.stdout  # '1' pressed 침공 under 79.1
+    assert "9번 선택지는 없어요" in out.stdout  # a number past the choices opens no rule
+    assert "console, 가결에 3표 기록했어요" in out.stdout  # 1 = 가결, and the next line answered "how many votes"
+    assert "*" not in out.stdout.replace("**", "")  # no raw markdown
     assert "> " not in out.stdout.splitlines()[0]
 
 

@@ -313,3 +313,24 @@ def test_the_image_steps_work_for_any_uid_with_only_the_state_directory_writable
         assert (app / "state" / "state.db").exists()
     finally:
         shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.mark.parametrize(
+    "error, says",
+    [
+        (__import__("discord").LoginFailure("Improper token has been passed."), "DISCORD_TOKEN is wrong"),
+        (OSError("Cannot connect to host discord.com:443"), "cannot reach Discord"),
+    ],
+)
+def test_a_bot_that_cannot_run_logs_why(caplog, error, says):
+    import asyncio
+
+    from cogs import client
+
+    class Refused(client.RulesBot):
+        async def start(self, token, *, reconnect=True):
+            raise error
+
+    with caplog.at_level(logging.ERROR):
+        code = asyncio.run(client.serve(Refused(state=StateDB(":memory:")), TOKEN))
+    assert code == 1 and says in caplog.text and TOKEN not in caplog.text

@@ -135,7 +135,12 @@ def odds_main(args) -> int:
         print(exc.message, file=sys.stderr)
         return 1
     if args.chart:
-        Path(args.chart).write_bytes(odds_chart(result, t(f"combat.title.{args.kind}", args.locale), args.locale))
+        chart = Path(args.chart)
+        try:
+            chart.write_bytes(odds_chart(result, t(f"combat.title.{args.kind}", args.locale), args.locale))
+        except OSError as exc:  # a folder, a missing folder, no permission
+            print(t("combat.chart_not_written", args.locale, path=chart, reason=exc.strerror or exc), file=sys.stderr)
+            return 1
     if args.json:
         print(json.dumps(result.as_dict(), ensure_ascii=False))
     else:

@@ -96,7 +96,11 @@ def roll_expression(expr: str, seed: int, locale="ko") -> DiceRoll:
         raise UserError(t("dice.bad_sides", locale, limit=MAX_SIDES))
     if abs(modifier) > 100:
         raise UserError(t("dice.bad_expression", locale, expr=expr[:40]))
+    target = int(m["target"]) if m["target"] else None
+    # a target no die can miss, or none can reach, makes the roll say nothing: name the range
+    low, high = 1 + modifier, sides + modifier
+    if target is not None and not low < target <= high:
+        raise UserError(t("dice.pointless_target", locale, target=target, expr=expr.strip()[:40], low=low + 1, high=high))
     dice = Dice(seed)
     results = [dice.roll(sides) for _ in range(count)]
-    target = int(m["target"]) if m["target"] else None
     return DiceRoll(count, sides, target, modifier, seed, results)

@@ -3,6 +3,7 @@ choice of game, and /help."""
 
 from __future__ import annotations
 
+from tabletop.errors import UserError
 from tabletop.frontend.commands import COMMANDS, Context, Option, command
 from tabletop.frontend.i18n import t
 from tabletop.frontend.render import Embed, Reply
@@ -71,11 +72,21 @@ def game(ctx: Context, name: str | None = None):
     return Reply(content=head + "\n" + listing)
 
 
-@command("help", console_only=True)
-def help_(ctx: Context):
+@command("help", Option("command", max_length=40), console_only=True)
+def help_(ctx: Context, command: str | None = None):
     """Every command with its options, and the console's own ways: bare questions, ?, as NAME:,
-    numbered buttons, the unit grammar."""
+    numbered buttons, the unit grammar. With a command's name (/help rule, /help agenda): that
+    command and its subcommands only."""
     lines = []
+    if command:
+        wanted = command.strip().lstrip("/").lower()
+        found = [c for c in COMMANDS.values() if c.name == wanted or c.name.startswith(wanted + " ")]
+        if not found:
+            raise UserError(t("error.unknown_command", ctx.locale, command=wanted[:40]))
+        for cmd in found:
+            opts = " ".join(f"{o.name}:" + ("…" if o.required else "[…]") for o in cmd.options)
+            lines.append(f"/{cmd.name} {opts}".rstrip())
+        return Reply(content="\n".join(lines))
     for cmd in COMMANDS.values():
         opts = " ".join(f"{o.name}:" + ("…" if o.required else "[…]") for o in cmd.options)
         lines.append(f"/{cmd.name} {opts}".rstrip())

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import sys
 import uuid
 from typing import TextIO
@@ -17,9 +18,9 @@ from typing import TextIO
 from tabletop import features
 from tabletop.frontend import commands
 from tabletop.frontend.i18n import t
-from tabletop.frontend.render import Paged, Reply, harmless
+from tabletop.frontend.render import Button, Choice, Paged, Reply, choices, harmless
 from tabletop.frontend.state import StateDB
-from tabletop.rules.answers import UserError, error_reply
+from tabletop.rules.answers import UserError, check_game, error_reply
 from tabletop.rules.compendium import Compendium
 
 log = logging.getLogger(__name__)
@@ -32,8 +33,8 @@ def run_line(ctx: commands.Context, line: str) -> list[Reply]:
 
 def run_command(ctx: commands.Context, line: str) -> Reply | Paged | list[Reply]:
     """One console line to what the command returns, pages kept whole. Never raises."""
-    actor, name, options = commands.parse_line(line)
     try:
+        actor, name, options = commands.parse_line(line, ctx.locale, lambda value: _is_game(ctx, value))
         with commands.acting(ctx, actor):
             return commands.dispatch(ctx, name, options)
     except UserError as exc:
@@ -42,6 +43,14 @@ def run_command(ctx: commands.Context, line: str) -> Reply | Paged | list[Reply]
         error_id = uuid.uuid4().hex[:8]
         log.exception("console command failed [%s]: %r", error_id, line)
         return error_reply(t("error.unexpected", ctx.locale, error_id=error_id))
+
+
+def _is_game(ctx: commands.Context, value: str) -> bool:
+    try:
+        check_game(ctx.compendium, value, ctx.locale)
+    except UserError:
+        return False
+    return True
 
 
 def run(
@@ -60,16 +69,74 @@ def run(
         from tabletop.frontend.terminal import Terminal  # only a person at a terminal needs it
 
         return Terminal(ctx, run_command).loop()
-    for line in stdin:
-        line = line.strip()
-        if not line or line.startswith("#"):
-            continue
-        if line.lower() in commands.QUIT:
-            break
-        for reply in run_line(ctx, line):
-            if as_json:
-                print(json.dumps(reply.payload(), ensure_ascii=False), file=stdout)
-            else:
-                print(harmless(reply.text()) + "\n", file=stdout)
-        stdout.flush()
-    return 0
+    return Piped(ctx, stdin, stdout, as_json).loop()
+
+
+_NUMBER = re.compile(r"^(?:as\s+(?P<actor>[^:]{1,64}):\s*)?(?P<n>\d{1,3})$", re.IGNORECASE)
+
+
+class Piped:
+    """Plain text for scripts: every page of an answer, and its buttons numbered ([1] 침공) so
+    that a following line with the number (or `as NAME: 2`) presses one; a question a button
+    asks (how many votes) is answered by the next line. --json prints payloads, unnumbered."""
+
+    def __init__(self, ctx: commands.Context, stdin: TextIO, stdout: TextIO, as_json: bool):
+        self.ctx, self.stdout, self.as_json = ctx, stdout, as_json
+        self.lines = (line.strip() for line in stdin)
+        self.numbered: list[Choice] = []
+
+    def ask(self, prompt: str) -> str | None:
+        print(f"{prompt}:", file=self.stdout)
+        return next(self.lines, None)
+
+    def loop(self) -> int:
+        for line in self.lines:
+            if not line or line.startswith("#"):
+                continue
+            if commands.is_quit(line):
+                break
+            number = None if self.as_json else _NUMBER.match(line)
+            self.show(self.press(number) if number else run_command(self.ctx, line))
+            self.stdout.flush()
+        return 0
+
+    def press(self, number: re.Match):
+        n = int(number["n"])
+        if not 1 <= n <= len(self.numbered):  # a bare number is a choice, never a rule
+            key = "console.no_choice" if self.numbered else "console.no_choices"
+            return error_reply(t(key, self.ctx.locale, number=n, count=len(self.numbered)))
+        choice = self.numbered[n - 1]
+        try:
+            with commands.acting(self.ctx, number["actor"]):
+                return commands.press(self.ctx, choice.custom_id, choice.value, self.ask)
+        except UserError as exc:
+            return error_reply(exc.message)
+        except Exception:
+            error_id = uuid.uuid4().hex[:8]
+            log.exception("console button failed [%s]", error_id)
+            return error_reply(t("error.unexpected", self.ctx.locale, error_id=error_id))
+
+    def show(self, result) -> None:
+        if self.as_json:
+            for reply in commands.as_replies(result):
+                print(json.dumps(reply.payload(), ensure_ascii=False), file=self.stdout)
+            return
+        if isinstance(result, Paged):  # every page: a script cannot turn one
+            replies = [result.reply(i) for i in range(len(result.pages))]
+            for reply in replies:
+                reply.rows = [
+                    [c for c in row if getattr(c, "custom_id", "") not in ("page:prev", "page:next")] for row in reply.rows
+                ]
+        else:
+            replies = commands.as_replies(result)
+        self.numbered = []
+        for i, reply in enumerate(replies):
+            last = i == len(replies) - 1
+            text = reply.text(rows=not last)  # the last reply's buttons are numbered below
+            if last:
+                self.numbered = choices(reply)
+                links = [f"[{c.label}: {c.url}]" for row in reply.rows for c in row if isinstance(c, Button) and c.url]
+                text += "".join("\n" + x for x in links)
+                if self.numbered:
+                    text += "\n" + " ".join(f"[{n}] {c.label}" for n, c in enumerate(self.numbered, 1))
+            print(harmless(text) + "\n", file=self.stdout)

@@ -38,7 +38,14 @@ def catalogue(locale: str) -> dict[str, str]:
 
 # Korean particles that depend on whether the word before ends in a consonant: `{name:을}`
 # writes 을 after 선출권 and 를 after 의장 선출 (으로 also minds ㄹ: 행성으로, 결로).
-_PARTICLES = {"을": ("을", "를"), "이": ("이", "가"), "은": ("은", "는"), "과": ("과", "와"), "으로": ("으로", "로")}
+_PARTICLES = {
+    "을": ("을", "를"),
+    "이": ("이", "가"),
+    "은": ("은", "는"),
+    "과": ("과", "와"),
+    "으로": ("으로", "로"),
+    "이에요": ("이에요", "예요"),
+}
 _DIGIT_FINAL = dict(zip("0123456789", "ㅇㄹ ㅁ  ㄱㄹㄹ "))  # 영 일 이 삼 사 오 육 칠 팔 구
 
 

@@ -47,6 +47,7 @@ def escape_md(text: str) -> str:
 def plain(markdown: str) -> str:
     """Our markdown back to plain text (for the console and the fidelity checks)."""
     out = re.sub(r"(?<!\\)(\*\*|__)", "", markdown)
+    out = re.sub(r"(?<![\\*])\*(?=\S)(.+?)(?<=[^\s\\])\*", r"\1", out)  # *italic*
     out = re.sub(r"^(> ?|-# )", "", out, flags=re.MULTILINE)
     return re.sub(r"\\(.)", r"\1", out)
 
@@ -172,8 +173,9 @@ class Reply:
             d["flags"] = 64
         return d
 
-    def text(self) -> str:
-        """The reply as terminal text."""
+    def text(self, rows: bool = True) -> str:
+        """The reply as terminal text (rows=False: without its buttons, which the caller
+        numbers)."""
         parts = [self.content] if self.content else []
         for e in self.embeds:
             if e.title:
@@ -184,7 +186,7 @@ class Reply:
                 parts.append(f"[{name}] {console_markup(value)}")
             if e.footer:
                 parts.append(f"— {e.footer}")
-        for row in self.rows:
+        for row in self.rows if rows else []:
             labels = []
             for c in row:
                 if isinstance(c, Button) and c.url:
@@ -226,6 +228,26 @@ class Paged:
 
     def replies(self) -> list[Reply]:
         return [self.reply(i) for i in range(len(self.pages))]
+
+
+class Choice:
+    """A numbered thing to press on a front end that cannot click: a button, or one option of a
+    menu."""
+
+    def __init__(self, label: str, custom_id: str, value: str | None = None):
+        self.label, self.custom_id, self.value = label, custom_id, value
+
+
+def choices(reply: Reply) -> list[Choice]:
+    """The reply's buttons and menu options that can be pressed, in order (links cannot)."""
+    out = []
+    for row in reply.rows:
+        for c in row:
+            if isinstance(c, Button) and not c.disabled and c.custom_id:
+                out.append(Choice(f"{c.emoji + ' ' if c.emoji else ''}{c.label}", c.custom_id))
+            elif isinstance(c, Select):
+                out += [Choice(f"{c.placeholder.rstrip('…')}: {o.label}", c.custom_id, o.value) for o in c.options]
+    return out
 
 
 def console_markup(markdown: str) -> str:

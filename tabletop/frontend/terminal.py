@@ -26,7 +26,7 @@ from rich.text import Text
 from tabletop.errors import UserError
 from tabletop.frontend import commands
 from tabletop.frontend.i18n import t
-from tabletop.frontend.render import Attachment, Button, Paged, Reply, Select, harmless
+from tabletop.frontend.render import Attachment, Choice, Paged, Reply, choices, harmless
 from tabletop.rules import text as rules_text
 from tabletop.rules.answers import error_reply
 
@@ -91,24 +91,6 @@ def block(description: str) -> list[Text]:
         else:
             lines.append(markdown(line))
     return lines
-
-
-class Choice:
-    """A numbered thing to press: a button, or one option of a menu."""
-
-    def __init__(self, label: str, custom_id: str, value: str | None = None):
-        self.label, self.custom_id, self.value = label, custom_id, value
-
-
-def choices(reply: Reply) -> list[Choice]:
-    out = []
-    for row in reply.rows:
-        for c in row:
-            if isinstance(c, Button) and not c.disabled and c.custom_id:
-                out.append(Choice(f"{c.emoji + ' ' if c.emoji else ''}{c.label}", c.custom_id))
-            elif isinstance(c, Select):
-                out += [Choice(f"{c.placeholder.rstrip('…')}: {o.label}", c.custom_id, o.value) for o in c.options]
-    return out
 
 
 def save(attachment: Attachment) -> str:
@@ -272,7 +254,7 @@ class Terminal:
             self.paged, self.page = result, result.start
             self._show_page()
             return
-        replies = [result] if isinstance(result, Reply) else list(result)
+        replies = commands.as_replies(result)  # a reply and the messages that follow it
         self.paged = None
         for reply in replies:
             self.numbered = choices(reply)
@@ -327,6 +309,6 @@ class Terminal:
             line = line.strip()
             if not line or line.startswith("#"):
                 continue
-            if line.lower() in commands.QUIT:
+            if commands.is_quit(line):
                 return 0
             self.handle(line)

@@ -55,24 +55,47 @@ def _lookup(word: str, table: dict) -> str | None:
     return None
 
 
+_COUNT_RE = re.compile(r"^(?:[x×*](\d{1,2})|(\d{1,2})(?:[x×개번발])?)$", re.IGNORECASE)
+
+
 def parse_incoming(spec: str | None, locale="ko") -> list[Incoming]:
-    """'large front, small left, heavy shot right' / '큰 앞, 작은 왼쪽'; default one small from the front."""
-    items = [x.strip() for x in re.split(r"[,，、;\n]", spec or "") if x.strip()] or ["small front"]
-    if len(items) > MAX_INCOMING:
-        raise UserError(t("gt.too_many", locale, limit=MAX_INCOMING))
-    out = []
+    """'large front, small left x2, heavy shot right' / '큰 앞, 3 작은 왼쪽'. Left out entirely:
+    one small meteor from the front. Every word must be a size, a kind, a direction or a
+    count: nothing typed is dropped or guessed."""
+    if spec is None or not spec.strip():
+        return [Incoming("meteor", "small", "front")]
+    items = [x.strip() for x in re.split(r"[,，、;\n]", spec) if x.strip()]
+    if not items:  # ',,,' names nothing
+        raise UserError(t("gt.empty_incoming", locale, spec=spec.strip()[:40]))
+    out: list[Incoming] = []
     for item in items:
-        words = item.replace("유성", " ").replace("사격", " shot ").replace("meteor", " ").split()
-        kind_size = direction = None
+        spaced = re.sub(r"([x×*])\s+(\d)", r"\1\2", item, flags=re.IGNORECASE)
+        words = spaced.replace("유성", " ").replace("사격", " shot ").replace("meteor", " ").split()
+        kind_size, directions, count, shot = None, [], 1, False
         for w in words:
-            kind_size = kind_size or next((ks for ks, ws in _KINDS.items() if key(w) in {key(x) for x in ws}), None)
-            direction = direction or _lookup(w, _DIRECTIONS)
-        if "shot" in words and kind_size and kind_size[0] == "meteor":
-            kind_size = ("shot", "light" if kind_size[1] == "small" else "heavy")
-        if direction is None or (kind_size is None and len(words) > 1 and "shot" not in words):
+            found_kind = next((ks for ks, ws in _KINDS.items() if key(w) in {key(x) for x in ws}), None)
+            found_direction = _lookup(w, _DIRECTIONS)
+            number = _COUNT_RE.match(w)
+            if key(w) in ("shot", "shots", "cannon"):
+                shot = True
+            elif found_kind and not kind_size:
+                kind_size = found_kind
+            elif found_direction:
+                directions.append(found_direction)
+            elif number:
+                count = int(number.group(1) or number.group(2))
+            else:
+                raise UserError(t("gt.bad_incoming", locale, item=item[:40]))
+        if len(set(directions)) > 1:
+            raise UserError(t("gt.two_directions", locale, item=item[:40]))
+        if not directions or count < 1:
             raise UserError(t("gt.bad_incoming", locale, item=item[:40]))
-        kind_size = kind_size or (("shot", "light") if "shot" in words else ("meteor", "small"))
-        out.append(Incoming(kind_size[0], kind_size[1], direction))
+        if shot and kind_size and kind_size[0] == "meteor":
+            kind_size = ("shot", "light" if kind_size[1] == "small" else "heavy")
+        kind_size = kind_size or (("shot", "light") if shot else ("meteor", "small"))
+        out += [Incoming(kind_size[0], kind_size[1], directions[0]) for _ in range(count)]
+        if len(out) > MAX_INCOMING:
+            raise UserError(t("gt.too_many", locale, limit=MAX_INCOMING))
     return out
 
 

@@ -76,6 +76,9 @@ def check_game(compendium: Compendium, game: str | None, locale) -> str:
     starts = [pid for pid, keys in names.items() if key and any(k.startswith(key) for k in keys)]
     if exact or len(starts) == 1:  # or the start of one game's name only: 'twilight', '리프트'
         return (exact or starts)[0]
+    if len(starts) > 1:  # '갤럭시': the games it could mean
+        could = ", ".join(f"{pid} ({compendium.packs[pid].name(str(locale))})" for pid in starts)
+        raise UserError(t("ambiguous_game", locale, game=wanted[:50], games=could))
     games = ", ".join(f"{p.id} ({p.name(str(locale))})" for p in compendium.packs.values())
     raise UserError(t("unknown_game", locale, game=wanted[:50], games=games))
 

@@ -26,10 +26,27 @@ def load_queries(path: Path) -> list[dict]:
         raise ValueError(f"{path}: cannot be read ({exc})") from None
     if not isinstance(data, list):
         raise ValueError(f"{path}: expected a list of {{q:, expect:, kind:}} entries")
+    lines = _entry_lines(path)
     for index, q in enumerate(data, 1):
+        where = f"{path}, line {lines[index - 1]}" if index <= len(lines) else f"{path}: entry {index}"
         if not isinstance(q, dict) or "q" not in q:
-            raise ValueError(f"{path}: entry {index}: expected {{q:, expect:, kind:}}")
+            raise ValueError(f"{where}: expected {{q:, expect:, kind:}}")
+        expect = q.get("expect")
+        if expect is not None and not (isinstance(expect, list) and all(isinstance(e, str | int) for e in expect)):
+            raise ValueError(f"{where}: 'expect' must be a list of section ids or titles, like [79] or ['79'] (got {expect!r})")
+        for field in ("kind", "game"):
+            if field in q and not isinstance(q[field], str):
+                raise ValueError(f"{where}: '{field}' must be one word, like question (got {q[field]!r})")
     return data
+
+
+def _entry_lines(path: Path) -> list[int]:
+    """The line each entry of a query file starts on, for messages that point at it."""
+    try:
+        node = yaml.compose(Path(path).read_text(encoding="utf-8"))
+    except (yaml.YAMLError, OSError, UnicodeDecodeError):
+        return []
+    return [item.start_mark.line + 1 for item in getattr(node, "value", [])] if isinstance(node, yaml.SequenceNode) else []
 
 
 def section_id(compendium, game: str, expected: str) -> str:
