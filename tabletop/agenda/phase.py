@@ -27,8 +27,12 @@ def start(
     names: list[str],
     locale,
 ) -> Agenda:
-    """Record the phase and open its first agenda (for or against: the speaker names an
-    election's candidates with /agenda start instead)."""
+    """Open the phase's first agenda (for or against: the speaker names an election's
+    candidates with /agenda start instead), then record the phase and tie the agenda to it. A
+    first agenda that is refused leaves nothing behind."""
+    first = store.start(
+        guild_id, channel_id, starter, names[0], [], "for-against", None, speaker, players, locale, with_windows=with_windows
+    )
     with store.state.transaction() as c:
         cur = c.execute(
             "insert into agenda_phases (guild_id, channel_id, players, speaker, windows, names) values (?, ?, ?, ?, ?, ?)",
@@ -41,13 +45,8 @@ def start(
                 json.dumps(names, ensure_ascii=False),
             ),
         )
-        phase_id = cur.lastrowid
-    try:
-        return _open(store, phase_id, 1, guild_id, channel_id, starter, locale)
-    except Exception:
-        with store.state.transaction() as c:  # the first agenda was refused: no phase either
-            c.execute("update agenda_phases set step = ? where id = ?", (LAST_STEP + 1, phase_id))
-        raise
+        c.execute("update agendas set phase_id = ? where id = ?", (cur.lastrowid, first.id))
+    return store.known(first.id)
 
 
 def _open(store: AgendaStore, phase_id: int, step: int, guild_id, channel_id, starter: Player, locale) -> Agenda:

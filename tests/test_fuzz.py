@@ -1,0 +1,182 @@
+"""Every command of the table, fuzzed on both front ends: hostile option values (empty, white
+space, very long text, look-alikes, full-width digits, bidirectional overrides, escapes, numbers
+at and past every limit), unknown and repeated options, any order and case, as another player.
+
+Whatever is typed, the answer is a reply within Discord's limits, never a traceback or a generic
+"error id", and a refused command writes nothing to the state store. The examples Hypothesis
+finds are kept in tests/fuzz_examples/ (committed), so every run replays them first.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import discord
+import pytest
+from discord import app_commands
+from discord_fakes import FakeBot, FakeInteraction, FakeUser
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from hypothesis.database import DirectoryBasedExampleDatabase
+
+from cogs import agenda as agenda_cog
+from cogs import combat as combat_cog
+from cogs import galaxy_trucker as gt_cog
+from cogs import rules as rules_cog
+from cogs.errors import answer_error
+from tabletop.errors import UserError
+from tabletop.frontend import commands
+from tabletop.frontend.console import run_command
+from tabletop.frontend.i18n import t
+from tabletop.frontend.render import COLOR_ERROR, check_limits
+
+
+EXAMPLES = DirectoryBasedExampleDatabase(str(__import__("pathlib").Path(__file__).parent / "fuzz_examples"))
+FUZZ = settings(
+    max_examples=12,  # per command: about 30 commands, bounded in time on two cores
+    deadline=None,
+    database=EXAMPLES,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+GENERIC = t("error.unexpected", "ko", error_id="")  # "…오류 번호: " whatever the id
+
+HOSTILE = st.one_of(
+    st.just(""),
+    st.just("   "),
+    st.text(max_size=40),
+    st.text(alphabet="폭격피해견딤보병인프드레드 ,.:0123456789", max_size=30),
+    st.sampled_from(
+        [
+            "ｘ" * 3,
+            "１２３",
+            "\u202eevil\u202c",
+            "\x1b[31mred",
+            "a" * 10_000,
+            "-1",
+            "0",
+            "999999999999",
+            "1e9",
+            "nan",
+            "<@123>",
+            "@everyone",
+            "`code`",
+            "**bold**",
+            ",,,",
+            "ＢＯＢ",
+            "10 infantry, 2 mech",
+            "2 dreadnought",
+            "d10>=11",
+        ]
+    ),
+)
+
+
+def _snapshot(state):
+    tables = [r[0] for r in state.conn.execute("select name from sqlite_master where type = 'table'")]
+    return {name: state.conn.execute(f"select count(*), max(rowid) from {name}").fetchone()[:] for name in tables}
+
+
+def _check(reply, snapshot_before, state) -> None:
+    for r in commands.as_replies(reply):
+        assert check_limits(r) == [], r.text()[:200]
+        assert "Traceback" not in r.text()
+        assert GENERIC not in r.text(), r.text()[:200]
+        refused = any(e.color == COLOR_ERROR for e in r.embeds)
+        if refused:
+            assert _snapshot(state) == snapshot_before, r.text()[:200]
+
+
+CONSOLE_COMMANDS = sorted(commands.COMMANDS)
+
+
+@pytest.mark.parametrize("name", CONSOLE_COMMANDS)
+def test_console_never_crashes_on_any_option_values(compendium, state, name):
+    cmd = commands.COMMANDS[name]
+    option_names = [o.name for o in cmd.options] + ["bogus"]
+
+    @FUZZ
+    @given(
+        pairs=st.lists(st.tuples(st.sampled_from(option_names), HOSTILE), max_size=4),
+        free=HOSTILE,
+        shout=st.booleans(),
+        actor=st.sampled_from(["", "as Bob: ", "as ＢＯＢ: "]),
+    )
+    def run(pairs, free, shout, actor):
+        parts = [f"{(n.upper() if shout else n)}:{v}" for n, v in pairs]
+        line = f"{actor}/{name} {free} " + " ".join(parts)
+        ctx = commands.Context(compendium, state, user_id="me", user_name="me", guild_id="g", channel_id="c")
+        before = _snapshot(state)
+        _check(run_command(ctx, line), before, state)
+
+    run()
+
+
+def _app_commands(bot):
+    for cog in (
+        rules_cog.RulesCog(bot),
+        agenda_cog.AgendaCog(bot),
+        combat_cog.CombatCog(bot),
+        gt_cog.GalaxyTruckerCog(bot),
+    ):
+        stack = list(cog.__cog_app_commands__)
+        while stack:
+            c = stack.pop()
+            if isinstance(c, app_commands.Group):
+                stack += c.commands
+            else:
+                yield cog, c
+
+
+def _value(param):
+    """What Discord itself lets through for a parameter: its type, within its declared limits
+    and choices (Discord refuses the rest before the bot sees it)."""
+    if param.choices:
+        return st.sampled_from([c.value for c in param.choices])
+    if param.type == discord.AppCommandOptionType.boolean:
+        return st.booleans()
+    if param.type == discord.AppCommandOptionType.integer:
+        low = param.min_value if param.min_value is not None else -(2**31)
+        high = param.max_value if param.max_value is not None else 2**31
+        return st.one_of(st.sampled_from([low, high]), st.integers(low, high))
+    low = param.min_value or 0
+    high = param.max_value or 4000
+    return st.one_of(HOSTILE, st.just("x" * high)).filter(lambda v: low <= len(v) <= high)
+
+
+def _discord_commands():
+    bot = FakeBot()
+    return sorted(f"{c.qualified_name}" for _, c in _app_commands(bot))
+
+
+@pytest.mark.parametrize("qualified", _discord_commands())
+def test_discord_never_answers_with_an_error_id(compendium, state, qualified):
+    bot = FakeBot(compendium=compendium, state=state, user=FakeUser(999, "bot", bot=True))
+    cog, cmd = next((cog, c) for cog, c in _app_commands(bot) if c.qualified_name == qualified)
+    strategies = {name: (_value(p) if p.required else st.one_of(st.none(), _value(p))) for name, p in cmd._params.items()}
+
+    @FUZZ
+    @given(values=st.fixed_dictionaries(strategies), user=st.sampled_from([FakeUser(1, "Alice"), FakeUser(2, "ＢＯＢ")]))
+    def run(values, user):
+        inter = FakeInteraction(bot, user=user)
+        before = _snapshot(state)
+
+        async def invoke():
+            try:
+                await cmd.callback(cog, inter, **values)
+            except UserError as exc:  # what the tree's error handler is given
+                await answer_error(inter, app_commands.CommandInvokeError(cmd, exc))
+            except Exception as exc:  # anything else would reach people as an error id
+                raise AssertionError(f"/{qualified} {values}: {type(exc).__name__}: {exc}") from exc
+
+        asyncio.run(invoke())
+        for sent in inter.log:
+            text = sent.text if "embed" in sent.kwargs or "embeds" in sent.kwargs or sent.kwargs.get("content") else ""
+            assert GENERIC not in text and "Traceback" not in text
+            content = sent.kwargs.get("content") or ""
+            assert len(content) <= 2000
+            for e in sent.kwargs.get("embeds") or ([sent.kwargs["embed"]] if "embed" in sent.kwargs else []):
+                assert len(e) <= 6000 and len(e.description or "") <= 4096
+            if "embed" in sent.kwargs and sent.kwargs["embed"].color and sent.kwargs["embed"].color.value == COLOR_ERROR:
+                assert _snapshot(state) == before
+
+    run()
