@@ -30,7 +30,6 @@ from tabletop.frontend.console import run_command
 from tabletop.frontend.i18n import t
 from tabletop.frontend.render import COLOR_ERROR, check_limits
 
-
 EXAMPLES = DirectoryBasedExampleDatabase(str(__import__("pathlib").Path(__file__).parent / "fuzz_examples"))
 FUZZ = settings(
     max_examples=12,  # per command: about 30 commands, bounded in time on two cores
