@@ -330,3 +330,14 @@ def test_readme_console_examples_run_without_errors(compendium, state):
             text = reply.text()
             assert "Error id" not in text and "오류 번호" not in text, line
             assert not text.startswith(("알 수 없는", "'")), (line, text)
+
+
+def test_an_escape_typed_before_text_is_kept_as_text(pty_env):
+    """Esc then '[31m' is no mouse report: no prompt_toolkit traceback, nothing stray."""
+    s = Session(pty_env)
+    out = s.line("\x1b[31m")
+    assert "Unhandled exception" not in out and "Traceback" not in out
+    assert "[31m" in out and "찾지 못했어요" in out
+    out = s.line("/rule 79.1")
+    assert "┃ ▶ 79.1" in out and "Press ENTER" not in out
+    assert s.close() == 0

@@ -18,6 +18,8 @@ from pathlib import Path
 from prompt_toolkit import PromptSession
 from prompt_toolkit.completion import Completer, Completion
 from prompt_toolkit.history import FileHistory, History, InMemoryHistory
+from prompt_toolkit.key_binding import KeyBindings
+from prompt_toolkit.keys import Keys
 from rich import box
 from rich.console import Console
 from rich.table import Table
@@ -227,6 +229,19 @@ class ConsoleCompleter(Completer):
 # --- the app ------------------------------------------------------------------------------------
 
 
+def typed_escapes() -> KeyBindings:
+    """Esc followed by '[31m' reads to prompt_toolkit as a mouse report it cannot parse (and it
+    would print its own traceback). The mouse is not used here: what was typed after Esc is
+    kept as text, as typed."""
+    bindings = KeyBindings()
+
+    @bindings.add(Keys.Vt100MouseEvent)
+    def _(event) -> None:
+        event.current_buffer.insert_text(event.data.lstrip("\x1b"))
+
+    return bindings
+
+
 class Terminal:
     """One interactive session: what is on screen now (its pages and its numbered choices)."""
 
@@ -237,7 +252,10 @@ class Terminal:
         self.run_command = run_command
         self.console = console or Console(highlight=False)
         self.session: PromptSession = PromptSession(
-            history=open_history(), completer=ConsoleCompleter(ctx), complete_while_typing=False
+            history=open_history(),
+            completer=ConsoleCompleter(ctx),
+            complete_while_typing=False,
+            key_bindings=typed_escapes(),
         )
         self.paged: Paged | None = None
         self.page = 0
