@@ -1,0 +1,150 @@
+"""The rough edges a hostile test found, each with its sentence: the command line, query files,
+dice targets, Galaxy Trucker meteors, game names and console parsing."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tabletop.errors import UserError
+from tabletop.frontend import commands
+from tabletop.frontend.console import run_line
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def bot(args, env, stdin=""):
+    return subprocess.run(
+        [sys.executable, "bot.py", *args], cwd=ROOT, env=env, input=stdin, capture_output=True, text=True, timeout=120
+    )
+
+
+def text_of(replies) -> str:
+    return "\n".join(r.text() for r in replies)
+
+
+# --- the command line -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("limit", ["0", "-1", "26", "many"])
+def test_search_limit_out_of_range_is_refused(cli_env, limit):
+    out = bot(["search", "폭격", "--limit", limit], cli_env)
+    assert out.returncode == 2 and "--limit" in out.stderr and "찾지 못했어요" not in out.stdout
+
+
+@pytest.mark.parametrize("command", [["search", ""], ["rule", ""], ["search", "", "--json"], ["search", "가" * 201, "--json"]])
+def test_search_and_rule_refuse_the_same_queries_alike(cli_env, command):
+    out = bot(command, cli_env)
+    assert out.returncode == 1 and "Traceback" not in out.stderr
+
+
+@pytest.mark.parametrize(
+    "command", [["render", "79", "--game", "nosuch"], ["eval", "tests/eval/ti4_queries.yaml", "--game", "nosuch"]]
+)
+def test_an_unknown_game_is_named_before_anything_runs(cli_env, command):
+    out = bot(command, cli_env)
+    assert out.returncode == 1 and "nosuch" in out.stderr and "MISS" not in out.stdout
+
+
+def test_the_console_refuses_an_unknown_game_at_start(cli_env):
+    out = bot(["console", "--game", "nosuch"], cli_env, "/rule 79\n")
+    assert out.returncode == 2 and "nosuch" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_an_unknown_flag_is_reported_by_its_subcommand(cli_env):
+    out = bot(["combat", "ground", "--attacker", "2 infantry", "--defender", "1 infantry", "--bogus", "1"], cli_env)
+    assert out.returncode == 2 and "bot.py combat ground: error: unrecognized arguments: --bogus 1" in out.stderr
+
+
+def test_a_chart_path_that_is_a_folder_gets_a_sentence(cli_env, tmp_path):
+    out = bot(["odds", "ground", "--attacker", "2 infantry", "--defender", "1 infantry", "--chart", str(tmp_path)], cli_env)
+    assert out.returncode == 1 and str(tmp_path) in out.stderr and "Traceback" not in out.stderr
+
+
+@pytest.mark.parametrize(
+    "entry, field, line",
+    [("expect: 79", "'expect'", 2), ('expect: "79"', "'expect'", 2), ("kind: [x]", "'kind'", 2)],
+)
+def test_a_query_file_entry_of_the_wrong_shape_is_named(cli_env, tmp_path, entry, field, line):
+    path = tmp_path / "q.yaml"
+    path.write_text(f'- {{q: "폭격", expect: [79]}}\n- {{q: "b", {entry}}}\n', encoding="utf-8")
+    out = bot(["eval", str(path)], cli_env)
+    assert out.returncode == 1 and f"{path}, line {line}: {field}" in out.stderr and "Traceback" not in out.stderr
+
+
+# --- dice and meteors ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("expr, low, high", [("d10>=11", 2, 10), ("5d10>=0", 2, 10), ("5d10>=1", 2, 10), ("2d6+1>=8", 3, 7)])
+def test_a_dice_target_no_die_can_miss_or_reach_is_refused(expr, low, high):
+    from tabletop.combat.dice import roll_expression
+
+    with pytest.raises(UserError) as exc:
+        roll_expression(expr, 1)
+    assert f"{low}에서 {high}" in exc.value.message and expr in exc.value.message
+    assert roll_expression(expr.split(">=")[0] + f">={high}", 1).successes is not None
+
+
+@pytest.mark.parametrize(
+    "spec, expected",
+    [
+        ("큰 앞 x3", [("large", "front")] * 3),
+        ("3 큰 앞", [("large", "front")] * 3),
+        ("large front, small left x 2", [("large", "front"), ("small", "left"), ("small", "left")]),
+        (None, [("small", "front")]),
+    ],
+)
+def test_meteor_counts_are_read(spec, expected):
+    from tabletop.galaxy_trucker.dice import parse_incoming
+
+    assert [(m.size, m.direction) for m in parse_incoming(spec)] == expected
+
+
+@pytest.mark.parametrize("spec, says", [(",,,", "아무것도 없어요"), ("큰 앞 왼쪽", "방향이 둘"), ("banana front", "banana")])
+def test_meteors_that_name_nothing_or_too_much_are_refused(spec, says):
+    from tabletop.galaxy_trucker.dice import parse_incoming
+
+    with pytest.raises(UserError, match=says):
+        parse_incoming(spec)
+
+
+# --- game names and console parsing ---------------------------------------------------------------
+
+
+@pytest.fixture
+def ctx(compendium, state):
+    return commands.Context(compendium, state, user_id="me", user_name="me", guild_id="g", channel_id="c", is_admin=True)
+
+
+def test_a_game_name_that_could_mean_two_says_which(ctx):
+    out = text_of(run_line(ctx, "/game 갤럭시"))
+    assert "galaxy-trucker (갤럭시 트러커)" in out and "galaxy-trucker-big-expansion" in out and "여러 게임" in out
+
+
+def test_game_names_with_spaces_are_read_whole(ctx, state):
+    assert "갤럭시 트러커" in text_of(run_line(ctx, "/settings game:갤럭시 트러커"))
+    assert state.get_setting("g", "game") == "galaxy-trucker"
+    out = text_of(run_line(ctx, "/search game:갤럭시 트러커 유성"))
+    assert "'유성' 검색 결과" in out and "14 유성군" in out
+
+
+@pytest.mark.parametrize(
+    "line, says",
+    [
+        ("/rule 79.1 GAME:liftoff", "리프트오프의 규칙 번호"),  # the option, in capitals, not query text
+        ("/rule 79.1 game:ti4 game:liftoff", "'game' 옵션을 두 번"),
+        ("as " + "x" * 70 + ": /agenda abstain", "64자까지"),
+        ("/help rule", "/rule query:"),
+        ("/규칙 79.1", "▶ 79.1"),
+    ],
+)
+def test_console_lines_are_read_as_typed(ctx, line, says):
+    assert says in text_of(run_line(ctx, line))
+
+
+def test_quit_with_words_after_it_ends_the_console(cli_env):
+    out = bot(["console"], cli_env, "/quit now\n/rule 79.1\n")
+    assert out.returncode == 0 and "79.1" not in out.stdout
