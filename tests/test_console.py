@@ -341,3 +341,26 @@ def test_an_escape_typed_before_text_is_kept_as_text(pty_env):
     out = s.line("/rule 79.1")
     assert "┃ ▶ 79.1" in out and "Press ENTER" not in out
     assert s.close() == 0
+
+
+@pytest.mark.parametrize("width", [80, 100, 119, 120, 121])
+def test_the_terminal_app_loses_no_character_at_any_width(ctx, width):
+    """Wide (Hangul) characters at a line's edge are wrapped, never cut (/rule 76 at 120)."""
+    import collections
+    import io
+
+    from rich.console import Console
+
+    from tabletop.frontend import terminal
+    from tabletop.frontend.render import plain
+
+    for section in ctx.compendium.packs["ti4"].sections:
+        answer = run_command(ctx, f"/rule {section.id}")
+        for page in range(len(answer.pages)):
+            reply = answer.reply(page)
+            out = io.StringIO()
+            terminal.render(Console(file=out, width=width, force_terminal=True, color_system=None), reply, [])
+            wanted = collections.Counter(
+                c for e in reply.embeds for c in plain(e.description + "".join(v for _, v in e.fields)) if not c.isspace()
+            )
+            assert not wanted - collections.Counter(c for c in out.getvalue() if not c.isspace()), (section.id, page)

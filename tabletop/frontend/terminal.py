@@ -122,7 +122,7 @@ def render(console: Console, reply: Reply, numbered: list[Choice]) -> None:
         if embed.fields:  # name and value side by side, as Discord shows inline fields
             table = Table(show_header=False, box=box.SIMPLE_HEAD, padding=(0, 1), show_edge=False)
             table.add_column(style="bold", no_wrap=True)
-            table.add_column()
+            table.add_column(overflow="fold")  # "ellipsis" would drop a wide character at the edge
             for name, value in embed.fields:
                 table.add_row(Text(harmless(name), style="bold"), Text("\n").join(block(value)))
             console.print(table)
