@@ -215,3 +215,25 @@ async def test_discord_buttons_pass_and_play_and_survive_a_restart(compendium, s
     with pytest.raises(UserError, match="after 창"):  # the error handler answers it privately
         await cog.vote.callback(cog, early, outcome="가결", votes=1)
     assert AgendaStore(bot.state).get(1).ballots == []
+
+
+async def test_discord_runs_a_whole_phase_with_a_message_per_agenda(compendium, state):
+    from cogs.agenda import AgendaCog
+
+    bot = FakeBot(compendium=compendium, state=state, user=FakeUser(999, "bot", bot=True))
+    cog = AgendaCog(bot)
+    speaker = FakeInteraction(bot, user=FakeUser(1, "Alice"))
+    await cog.phase.callback(cog, speaker, players="<@1> <@2>", speaker="<@1>")
+    assert speaker.log[0].embed.title == "정책 #1: 첫 번째 안건"
+    await cog.vote.callback(cog, FakeInteraction(bot, user=FakeUser(2, "Bob")), outcome="가결", votes=2)
+    closing = FakeInteraction(bot, user=FakeUser(1, "Alice"))
+    await cog.close.callback(cog, closing)
+    result, *rest = closing.log
+    assert "다음 안건: #2 두 번째 안건" in result.text
+    posted = [s for s in rest if s.method == "followup" and s.kwargs.get("view") is not None]
+    assert posted and posted[0].embed.title == "정책 #2: 두 번째 안건"  # its own message, with buttons
+    assert AgendaStore(state).get(2).message_id is not None  # later clicks edit that message
+    await cog.vote.callback(cog, FakeInteraction(bot, user=FakeUser(2, "Bob")), outcome="부결", votes=1)
+    last = FakeInteraction(bot, user=FakeUser(1, "Alice"))
+    await cog.close.callback(cog, last)
+    assert "정책 단계가 끝났어요" in last.log[0].text and "62.4" in last.log[0].text

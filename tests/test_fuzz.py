@@ -92,10 +92,15 @@ CONSOLE_COMMANDS = sorted(commands.COMMANDS)
 def test_console_never_crashes_on_any_option_values(compendium, state, name):
     cmd = commands.COMMANDS[name]
     option_names = [o.name for o in cmd.options] + ["bogus"]
+    # numbers at and just past every option's limits, and its own choices misspelt
+    edges = [str(v) for o in cmd.options for v in (o.min_value, o.max_value) if v is not None for v in (v - 1, v, v + 1)] + [
+        c.upper() + "x" for o in cmd.options for c in o.choices
+    ]
+    values = st.one_of(HOSTILE, st.sampled_from(edges)) if edges else HOSTILE
 
     @FUZZ
     @given(
-        pairs=st.lists(st.tuples(st.sampled_from(option_names), HOSTILE), max_size=4),
+        pairs=st.lists(st.tuples(st.sampled_from(option_names), values), max_size=4),
         free=HOSTILE,
         shout=st.booleans(),
         actor=st.sampled_from(["", "as Bob: ", "as ＢＯＢ: "]),
