@@ -512,3 +512,25 @@ def test_long_battle_logs_page_within_discord_limits(book):
         assert check_limits(reply) == []
     text = "".join(p.description for p in paged.pages)
     assert text.count("라운드") == len(battle.steps)
+
+
+@pytest.mark.parametrize(
+    "spec, expected",
+    [
+        ("2 dreads", ["dreadnought"] * 2),
+        ("flagships", ["flagship"]),
+        ("space docks", ["space-dock"]),
+        ("3 infantries", ["infantry"] * 3),
+        ("2 pdss", ["pds"] * 2),
+        ("솔 기함", ["sol-flagship"]),
+        ("레트네브 메크", ["letnev-mech"]),
+    ],
+)
+def test_plurals_and_what_players_call_faction_units(book, spec, expected):
+    assert [u.id for u in side(book, spec).units] == expected
+
+
+def test_hel_titan_ii_fires_one_space_cannon_die(book):
+    """Hel-Titan II: Space Cannon 5, one die (the faction technology card), not three."""
+    titan = side(book, "hel-titan-2").units[0]
+    assert titan.space_cannon is not None and (titan.space_cannon.value, titan.space_cannon.dice) == (5, 1)

@@ -320,6 +320,22 @@ class Side:
 _TIER_RE = re.compile(r"^(?P<base>.*?\S)(?:-\s*2|2|\s*ii|\s*Ⅱ)$", re.IGNORECASE)
 
 
+def _singulars(key: str) -> list[str]:
+    """An English plural's possible singulars: infantries -> infantry, dreads -> dread."""
+    if not key.isascii() or not key.endswith("s") or len(key) < 4:
+        return []
+    return [key[:-3] + "y"] * key.endswith("ies") + [key[:-1]] + [key[:-2]] * key.endswith("es")
+
+
+def _short_names(row: dict) -> list[str]:
+    """A faction unit by its faction's first word and its type, as players say it: 솔 기함 for
+    제네시스 (솔 연방 기함), 레트네브 메크 for 던레인 리퍼 (레트네브 남작령 메크)."""
+    ko = row.get("names", {}).get("ko", "")
+    m = re.search(r"\(([^()]+)\)$", ko)
+    words = m.group(1).split() if m and row.get("faction") else []
+    return [f"{words[0]} {words[-1]}"] if len(words) >= 3 else []
+
+
 class UnitBook:
     """The units and named effects of one game, with name lookup in any language."""
 
@@ -330,13 +346,16 @@ class UnitBook:
         for row in rows:
             is_unit = row.get("kind", "units") == "units"
             (self.units if is_unit else self.effects)[row["id"]] = row
-            for name in (row["id"], *row.get("names", {}).values(), *row.get("aliases", [])):
+            for name in (row["id"], *row.get("names", {}).values(), *row.get("aliases", []), *_short_names(row)):
                 self._names.setdefault(text.key(name), ("units" if is_unit else "effects", row["id"]))
 
     def find(self, name: str) -> tuple[str, str] | None:
-        """A unit or effect by any of its names; "dread2" and "보병 II" find the upgrade."""
+        """A unit or effect by any of its names; "dread2" and "보병 II" find the upgrade;
+        English plurals find the singular (dreads, infantries, space docks, pdss)."""
         k = text.key(name)
-        found = self._names.get(k)
+        found = self._names.get(k) or next(
+            (self._names[s] for s in _singulars(k) if s in self._names and self._names[s][0] == "units"), None
+        )
         if found:
             return found
         m = _TIER_RE.match(text.normalize(name))
