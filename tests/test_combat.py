@@ -304,7 +304,7 @@ def test_bombardment_follows_a_given_hit_order(book):
 def test_space_cannon_fires_at_landed_forces(book):
     battle = play(book, "invade", Loaded([6]), ships="1 carrier", landing="2 infantry", defender="", pds="1 pds")
     cannon = battle.steps[0].volleys[-1]
-    assert cannon.kind == "space_cannon" and cannon.hits == 1
+    assert cannon.kind == "space_cannon_defense" and cannon.hits == 1
     assert battle.control == "attacker" and battle.defender.units == []  # PDS destroyed on control (75.5)
     assert battle.winner is None and not battle.combat  # nobody defended: no ground combat
 
@@ -333,7 +333,7 @@ def test_invasion_where_both_are_wiped_out_leaves_control_with_the_defender(book
 def test_invasion_order_bombard_then_cannon_then_combat(book):
     battle = play(book, "invade", Dice(11), ships="1 dreadnought, 1 war sun", landing="3 infantry", defender="2 infantry, 1 pds")
     kinds = [v.kind for v in battle.steps[0].volleys]
-    assert kinds == ["bombardment", "space_cannon"]
+    assert kinds == ["bombardment", "space_cannon_defense"]
 
 
 def test_harrow_is_stopped_by_shields_and_never_hits_own_forces(book):
@@ -534,3 +534,13 @@ def test_hel_titan_ii_fires_one_space_cannon_die(book):
     """Hel-Titan II: Space Cannon 5, one die (the faction technology card), not three."""
     titan = side(book, "hel-titan-2").units[0]
     assert titan.space_cannon is not None and (titan.space_cannon.value, titan.space_cannon.dice) == (5, 1)
+
+
+def test_space_cannon_before_space_combat_is_offense_and_at_landing_defense(book):
+    from tabletop.combat.report import battle_pages
+
+    space = play(book, "space", Loaded([9]), attacker="2 cruiser", defender="1 destroyer, 1 pds")
+    offense = [v for step in space.steps for v in step.volleys if v.kind.startswith("space_cannon")]
+    assert offense and offense[0].kind == "space_cannon_offense"
+    shown = battle_pages(space, "ko").reply().text()
+    assert "우주포 공격" in shown and "우주포 방어" not in shown

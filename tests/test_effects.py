@@ -15,7 +15,8 @@ def book(compendium):
 
 
 def volleys(battle, kind=None):
-    return [v for step in battle.steps for v in step.volleys if kind is None or v.kind == kind]
+    """The battle's volleys of a kind ('space_cannon' is offense and defense alike)."""
+    return [v for step in battle.steps for v in step.volleys if kind is None or v.kind.startswith(kind)]
 
 
 # --- technologies and action cards ------------------------------------------------------------------
@@ -132,7 +133,7 @@ def test_anti_fighter_barrage_hits_only_fighters_and_loses_the_rest(book):
 
 def test_space_cannon_offence_fires_first_and_a_retreat_ends_the_combat(book):
     battle = play(book, "space", Dice(5), attacker="2 dreadnought, 2 cruiser", defender="1 pds, 4 cruiser", retreat="attacker@1")
-    assert volleys(battle)[0].kind == "space_cannon"
+    assert volleys(battle)[0].kind == "space_cannon_offense"
     if battle.retreated:
         assert battle.winner == "defender" and len([s for s in battle.steps if s.number]) == 1
 

@@ -215,9 +215,13 @@ class Fight:
         if at_landing and (
             self.attacker.effects.no_cannon_on_landing or (self.ships and self.ships.effects.no_cannon_on_landing)
         ):
-            return Attack(shooter_name, "space_cannon", [], targets=lambda u: u.ground, blocked=t("combat.l4", self.locale))
+            return Attack(
+                shooter_name, "space_cannon_defense", [], targets=lambda u: u.ground, blocked=t("combat.l4", self.locale)
+            )
         if not at_landing and any("no-space-cannon-against" in u.abilities for u in target.units if u.ship):
-            return Attack(shooter_name, "space_cannon", [], targets=lambda u: u.ship, blocked=t("combat.argent", self.locale))
+            return Attack(
+                shooter_name, "space_cannon_offense", [], targets=lambda u: u.ship, blocked=t("combat.argent", self.locale)
+            )
         mod = target.effects.cannon_against
         dice = []
         for u in units:
@@ -227,9 +231,9 @@ class Fight:
         if "space_cannon" in shooter.effects.extra_die and dice:  # Plasma Scoring
             dice.append(dice[0])
         if at_landing:
-            return Attack(shooter_name, "space_cannon", dice, targets=lambda u: u.ground, modifier=mod)
+            return Attack(shooter_name, "space_cannon_defense", dice, targets=lambda u: u.ground, modifier=mod)
         graviton = (lambda u: u.non_fighter_ship) if shooter.effects.graviton else None
-        return Attack(shooter_name, "space_cannon", dice, targets=lambda u: u.ship, first=graviton, modifier=mod)
+        return Attack(shooter_name, "space_cannon_offense", dice, targets=lambda u: u.ship, first=graviton, modifier=mod)
 
     def barrage(self, shooter_name: str, shooter: Side) -> Attack | None:
         """Anti-fighter barrage, first round of space combat only: hits on fighters, excess lost."""

@@ -44,7 +44,9 @@ class Volley:
     """One side's roll and what the hits did to the other side."""
 
     side: str  # who rolled: attacker | defender
-    kind: str  # combat | bombardment | space_cannon | anti_fighter_barrage | harrow | valkyrie | ...
+    kind: (
+        str  # combat | bombardment | space_cannon_offense | space_cannon_defense | anti_fighter_barrage | harrow | valkyrie | ...
+    )
     dice: list[DieRoll] = field(default_factory=list)
     hits: int = 0
     taken: list[HitTaken] = field(default_factory=list)
