@@ -544,3 +544,16 @@ def test_space_cannon_before_space_combat_is_offense_and_at_landing_defense(book
     assert offense and offense[0].kind == "space_cannon_offense"
     shown = battle_pages(space, "ko").reply().text()
     assert "우주포 공격" in shown and "우주포 방어" not in shown
+
+
+@pytest.mark.parametrize(
+    "options, says",
+    [
+        ({"ships": "2 infantry", "landing": "2 infantry", "defender": ""}, "함선에서 강하"),
+        ({"ships": "1 carrier", "landing": "2 infantry", "defender": "", "pds": "5 pds"}, r"최대 2개예요 \(89\.3\)"),
+        ({"ships": "1 carrier", "landing": "2 infantry", "defender": "2 pds", "pds": "1 pds"}, "3개를 적었어요"),
+    ],
+)
+def test_invasions_the_rules_do_not_allow_are_refused(book, options, says):
+    with pytest.raises(UserError, match=says):
+        build_fight("invade", options, book)

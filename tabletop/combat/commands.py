@@ -81,6 +81,9 @@ def _sides(
     return a, d
 
 
+MAX_PDS_PER_PLANET = 2  # 89.3: each planet can have at most two PDS
+
+
 def build_fight(kind: str, options: dict, book: UnitBook, locale="ko") -> Fight:
     """A fight from its command options; the dice, the odds, the CLI, the console and Discord
     all come here, so the same words mean the same battle everywhere."""
@@ -104,6 +107,8 @@ def build_fight(kind: str, options: dict, book: UnitBook, locale="ko") -> Fight:
         fight = Fight("bombard", ships, target, shield=bool(options.get("shield")), locale=locale)
     elif kind == "invade":
         ships = parse_side(options["ships"], book, locale, "ships")
+        if not any(u.ship for u in ships.units):  # ground forces land from ships (75)
+            raise UserError(t("combat.landing_needs_ships", locale))
         if not (options.get("defender") or "").strip():  # only structures defend the planet
             options = {**options, "defender": ""}
         landing = parse_side(options["landing"], book, locale, "landing")
@@ -119,6 +124,9 @@ def build_fight(kind: str, options: dict, book: UnitBook, locale="ko") -> Fight:
             if wrong:
                 raise UserError(t("combat.pds_only", locale, unit=wrong[0].name(locale)))
             defender.units += structures.units
+        pds = sum(u.type == "pds" for u in defender.units)
+        if pds > MAX_PDS_PER_PLANET:
+            raise UserError(t("combat.too_many_pds", locale, count=pds, limit=MAX_PDS_PER_PLANET))
         not_ground = [u for u in landing.units if not u.ground and u.type != "fighter"]
         if not_ground:
             raise UserError(t("combat.not_ground_force", locale, unit=not_ground[0].name(locale)))
