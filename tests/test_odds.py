@@ -259,3 +259,12 @@ def test_cli_odds_json_and_chart(cli_env, tmp_path):
     assert {"attacker", "defender", "draw", "rounds", "survivors", "control"} <= set(data)
     assert abs(data["attacker"] + data["defender"] + data["draw"] - 1) < 1e-9
     assert _png_size(chart.read_bytes()) == (960, 540)
+
+
+@pytest.mark.parametrize(
+    "p, shown", [(0.0, "0%"), (0.0004, "<1%"), (0.004, "<1%"), (0.5, "50%"), (0.996, ">99%"), (0.9999, ">99%"), (1.0, "100%")]
+)
+def test_chances_are_written_one_way(p, shown):
+    from tabletop.combat.report import _pct
+
+    assert _pct(p) == shown

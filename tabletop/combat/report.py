@@ -67,7 +67,17 @@ def odds_line(odds: dict, kind: str, locale) -> str:
 
 
 def _pct(p: float) -> str:
-    return f"{p * 100:.1f}%" if 0 < p < 0.001 or 0.999 < p < 1 else f"{p * 100:.0f}%"
+    """One way to write a chance: whole percents; a chance that rounds to 0% or 100% but is not
+    certain says so (<1%, >99%), so that 0% and 100% always mean impossible and certain."""
+    if p <= 0:
+        return "0%"
+    if p >= 1:
+        return "100%"
+    if p < 0.005:
+        return "<1%"
+    if p > 0.995:
+        return ">99%"
+    return f"{p * 100:.0f}%"
 
 
 def battle_pages(battle: Battle, locale="ko", again_id: str | None = None, odds_id: str | None = None) -> Paged:
@@ -125,7 +135,7 @@ def odds_pages(odds: Odds, kind: str, locale="ko", chart: str = "") -> Paged:
     lines.append(t("odds.rounds", locale, n=f"{odds.rounds:.2f}"))
     for side in (ATTACKER, DEFENDER):
         lines.append(f"__**{t('odds.likely', locale, side=_side_name(side, locale))}**__")
-        lines += [f"{_pct(p)} — {_units(units, locale)}" for units, p in odds.top_survivors(side, 3)]
+        lines += [f"{_pct(p)} — {_units(units, locale)}" for units, p in odds.top_survivors(side, 3) if p > 0]
     embed = Embed(
         title=t("odds.title", locale, kind=t(f"combat.title.{kind}", locale)),
         description="\n".join(lines),
