@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 import pytest
+from other_user import state_as_another_user
 
 from tabletop.errors import UserError
 from tabletop.frontend.commands import Context, dispatch
@@ -67,16 +68,7 @@ def test_a_read_only_state_database_reads_but_refuses_ballots(compendium):
     os.chmod(path, 0o444)
     os.chmod(folder, 0o555)
     try:
-        as_root = os.geteuid() == 0
-        if as_root:  # root may write anyway: open it as any other user of a read-only volume would
-            os.setegid(NOBODY)
-            os.seteuid(NOBODY)
-        try:
-            state = StateDB(path)
-        finally:
-            if as_root:
-                os.seteuid(0)
-                os.setegid(0)
+        state = state_as_another_user(path)
         assert state.read_only and state.get_setting("g", "game") == "ti4"
         ctx = Context(compendium, state, guild_id="g", channel_id="c")
         assert dispatch(ctx, "rule", {"query": "79.1"})  # reading works

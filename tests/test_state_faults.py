@@ -12,6 +12,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from other_user import state_as_another_user
 
 from tabletop.agenda.store import AgendaStore, Player
 from tabletop.errors import UserError
@@ -68,16 +69,7 @@ def test_a_read_only_file_in_a_writable_folder_reads_and_refuses_writes(compendi
     os.chmod(path, 0o444)
     os.chmod(folder, 0o777)  # the folder is writable: only the file is not
     try:
-        as_root = os.geteuid() == 0
-        if as_root:  # root may write anything: open it as another user would
-            os.setegid(NOBODY)
-            os.seteuid(NOBODY)
-        try:
-            state = StateDB(path)
-        finally:
-            if as_root:
-                os.seteuid(0)
-                os.setegid(0)
+        state = state_as_another_user(path)
         assert state.read_only and state.get_setting("g", "game") == "liftoff"
         ctx = Context(compendium, state, guild_id="g", channel_id="c")
         with pytest.raises(UserError, match="읽기 전용"):
