@@ -25,7 +25,6 @@ from tabletop.frontend.commands import Context, dispatch
 from tabletop.frontend.state import StateDB, StateUnavailable
 
 ROOT = Path(__file__).resolve().parent.parent
-NOBODY = 65534
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.abcdefghijklmnopqrstuvwxyz0123456789AB"  # token-shaped, not real
 
 

@@ -21,7 +21,6 @@ from tabletop.frontend.console import run_line
 from tabletop.frontend.state import StateDB, StateUnavailable
 
 ROOT = Path(__file__).resolve().parent.parent
-NOBODY = 65534
 
 
 def text_of(replies) -> str:
