@@ -233,18 +233,43 @@ def test_the_dockerfile_builds_a_small_correct_image():
     assert "STOPSIGNAL SIGTERM" in docker
 
 
-def _python_for_any_user() -> tuple[str, dict[str, str]]:
+def _reachable(path: Path) -> bool:
+    """Whether any user can reach the path (every folder above it lets others through)."""
+    return all(p.stat().st_mode & 0o001 for p in Path(path).resolve().parents)
+
+
+def _python_for_any_user(scratch: Path) -> tuple[str, dict[str, str]]:
     """An interpreter another uid can run, with this environment's packages. The virtual
-    environment's interpreter may live under a home only root can enter (pyenv under /root);
-    then the system's Python of the same version runs with the environment's site-packages."""
+    environment's interpreter may live under a home only root can enter (pyenv under /root),
+    and so may the checkout with its virtual environment (CI's clone): then the system's Python
+    of the same version runs with the environment's packages, linked into `scratch`, which
+    any user can read."""
+    site = [p for p in sys.path if p.endswith("site-packages")]
     real = Path(os.path.realpath(sys.executable))
-    if all(p.stat().st_mode & 0o001 for p in real.parents):
+    if _reachable(real) and all(_reachable(Path(p)) for p in site):
         return sys.executable, {}
     version = f"python{sys.version_info.major}.{sys.version_info.minor}"
     system = shutil.which(version, path="/usr/local/bin:/usr/bin")
     assert system, f"no {version} that another user can run: the image test needs one"
-    site = [p for p in sys.path if p.endswith("site-packages")]
-    return system, {"PYTHONPATH": os.pathsep.join([str(ROOT), *site])}
+    readable = []
+    for i, folder in enumerate(site):
+        if _reachable(Path(folder)):
+            readable.append(folder)
+            continue
+        copy = scratch / f"site-{i}"
+
+        def link(src, dst):
+            try:
+                os.link(src, dst)  # the same files, readable as they are, in no time
+            except OSError:
+                shutil.copy2(src, dst)
+
+        shutil.copytree(folder, copy, copy_function=link, symlinks=True)
+        for p in [copy, *copy.rglob("*")]:
+            if p.is_dir() and not p.is_symlink():
+                p.chmod(0o755)
+        readable.append(str(copy))
+    return system, {"PYTHONPATH": os.pathsep.join([str(ROOT), *readable])}
 
 
 def _image_files(app: Path) -> dict[str, float]:
@@ -285,7 +310,7 @@ def test_the_image_steps_work_for_any_uid_with_only_the_state_directory_writable
             os.setgid(uid)
             os.setuid(uid)
 
-        python, extra = _python_for_any_user()
+        python, extra = _python_for_any_user(root)
         env = {**env, "HOME": "/nonexistent", **extra}
         env["PYTHONPATH"] = os.pathsep.join([str(app), *env.get("PYTHONPATH", "").split(os.pathsep)[1:]])
         out = subprocess.run(
