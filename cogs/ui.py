@@ -17,7 +17,7 @@ import discord
 
 from cogs.errors import answer_error
 from tabletop.frontend.i18n import command_text, t
-from tabletop.frontend.render import Button, Paged, Reply, Select
+from tabletop.frontend.render import Button, Paged, Reply, Select, check_limits
 from tabletop.rules import answers
 
 log = logging.getLogger(__name__)
@@ -42,6 +42,9 @@ def embeds(reply: Reply) -> list[discord.Embed]:
 
 
 def send_kwargs(reply: Reply, view: discord.ui.View | None = None) -> dict:
+    problems = check_limits(reply)
+    if problems:  # the core pages every answer within the limits: this is a bug, say where
+        log.error("a reply breaks Discord's limits: %s", "; ".join(problems))
     kwargs: dict = {"embeds": embeds(reply)}
     if reply.content:
         kwargs["content"] = reply.content

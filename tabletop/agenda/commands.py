@@ -25,7 +25,6 @@ from tabletop.frontend.timezones import server_zone
 class AgendaReply(Reply):
     agenda_id: int | None = None
     ack: str = ""  # shown to the actor only, on Discord
-    new_message: bool = False  # /agenda start: post the agenda message
 
 
 def store(ctx: Context) -> AgendaStore:
@@ -102,7 +101,6 @@ def start(ctx: Context, name: str, outcomes=None, type=None, kind=None, speaker=
         with_windows=windows_default(ctx, windows),
     )
     reply = _updated(agenda, "")
-    reply.new_message = True
     return reply
 
 
@@ -123,7 +121,6 @@ def phase(ctx: Context, players: str, speaker: str, windows=None, first=None, se
         store(ctx), ctx.guild_id, ctx.channel_id, me(ctx), people, the_speaker, windows_default(ctx, windows), names, ctx.locale
     )
     reply = _updated(agenda, t("agenda.phase.started", ctx.locale, agenda=agenda.label))
-    reply.new_message = True
     return reply
 
 
@@ -236,7 +233,6 @@ def close(ctx: Context, choice=None):
     reply = _updated(agenda, ack)
     if following is not None:  # its own message, with its own buttons
         nxt = _updated(following, "")
-        nxt.new_message = True
         reply.follow_ups.append(nxt)
     return reply
 

@@ -154,26 +154,6 @@ STOPWORDS = frozenset(
 )
 
 
-def query_tokens(text_: str) -> list[str]:
-    """Content tokens of a query: bigrams and words without stop words, else its syllables.
-
-    Two kinds of single characters still carry meaning and are kept: a Korean verb stem left
-    when an ending is dropped (잃으면 -> 잃), and a kanji standing alone between kana (5人プレイの敵
-    -> 人, 敵)."""
-    words = [w for w in normalize(text_).split() if strip_particle(w) not in STOPWORDS and w not in STOPWORDS]
-    big, uni = tokens(" ".join(words), query=True)
-    big = [t for t in big if t not in STOPWORDS]
-    singles = []
-    for w in words:
-        stem = strip_particle(w)
-        if len(stem) == 1 and stem != w and is_syllable(stem) and stem not in STOPWORDS:
-            singles.append(stem)
-        for segment in japanese_segments(w):
-            if len(segment) == 1 and _is_kanji(segment):
-                singles.append(segment)
-    return list(dict.fromkeys(big + singles if big else uni))
-
-
 def singular(word: str) -> str:
     """An English plural's singular, the cheap way (votes -> vote, outcomes -> outcome), so that
     a question's plural meets the rules' singular. Short words and -ss words are left alone."""
@@ -191,10 +171,6 @@ def _script(ch: str) -> str:
     if 0x3400 <= cp <= 0x9FFF or 0xF900 <= cp <= 0xFAFF:
         return "kanji"
     return "other"
-
-
-def _is_kanji(ch: str) -> bool:
-    return _script(ch) == "kanji"
 
 
 def japanese_segments(word: str) -> list[str]:
