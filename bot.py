@@ -33,8 +33,11 @@ EXIT_FAULT = 3  # the bot cannot run as configured (a state database it cannot o
 
 def _compendium(locale: str = "ko"):
     """The rules, with one warning on stderr (and in the log) when they may be stale."""
+    from tabletop.paths import rules_db_path
     from tabletop.rules.compendium import Compendium
 
+    if ruledb.stored_hash(rules_db_path()) != ruledb.content_hash():  # a first start, or packs edited
+        print(answers.t("rules.building", locale), file=sys.stderr, flush=True)
     compendium = Compendium.open()
     warning = answers.rules_warning(compendium, locale)
     if warning:

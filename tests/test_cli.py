@@ -117,3 +117,11 @@ def test_console_agenda_carries_over_between_sessions(cli_env, tmp_path):
     closed = json.loads(second.stdout.splitlines()[0])
     assert "결과: 가결" in closed["embeds"][0]["description"] and "게임에 남아요" in closed["embeds"][0]["description"]
     assert closed["components"] == []
+
+
+def test_a_first_start_says_the_rules_are_being_built(cli_env):
+    """The first build embeds every rule: the console says so instead of looking stuck."""
+    out = subprocess.run([sys.executable, "bot.py", "rule", "79.1"], cwd=ROOT, env=cli_env, capture_output=True, text=True)
+    assert out.returncode == 0 and "규칙 데이터베이스를 만드는 중" in out.stderr
+    again = subprocess.run([sys.executable, "bot.py", "rule", "79.1"], cwd=ROOT, env=cli_env, capture_output=True, text=True)
+    assert "만드는 중" not in again.stderr  # built: nothing to say
