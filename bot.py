@@ -48,17 +48,20 @@ def _compendium(locale: str = "ko"):
 def _state(path: str | None = None, locale: str = "ko", required: bool = False):
     """The state database; when it cannot be opened, a clear message and (for the console) a
     stand-in that answers every write with that message; for the bot, StateUnavailable."""
-    from tabletop.frontend.state import StateDB, StateUnavailable
+    from tabletop.store import StateUnavailable, open_state, stand_in
 
     try:
-        state = StateDB(path, locale)
+        state = open_state(path, locale)
     except StateUnavailable as exc:
         print(exc.message, file=sys.stderr)
         if required:
             raise
-        return StateDB.unavailable(exc.message, locale)
+        return stand_in(exc.message, locale)
     if state.read_only:
         print(state.refusal, file=sys.stderr)
+    problem = getattr(state, "problem", "")  # a server that is down now: the bot starts all the same
+    if problem:
+        print(problem, file=sys.stderr)
     return state
 
 
@@ -235,43 +238,72 @@ def cmd_run(args) -> int:
         return EXIT_USAGE
     from cogs.client import run_bot
     from tabletop.frontend.logs import add_secret
-    from tabletop.frontend.state import StateUnavailable
+    from tabletop.store import StateUnavailable
 
     add_secret(token)
+    from cogs.client import shard_settings
+
+    try:
+        shards = shard_settings(dict(os.environ))
+    except ValueError as exc:
+        print(exc, file=sys.stderr)
+        return EXIT_USAGE
     try:
         state = _state(None, "en", required=True)
     except StateUnavailable:
         return EXIT_FAULT
     _compendium("en")  # builds or checks the rules database now, and warns the admin once
-    return run_bot(token, state)
+    return run_bot(token, state, shards)
 
 
 def cmd_health(args) -> int:
     """For a container HEALTHCHECK: both databases open, and the gateway heartbeat is recent."""
     import sqlite3
 
-    from cogs.lifecycle import HEARTBEAT_STALE, heartbeat_age
-    from tabletop.paths import rules_db_path, state_db_path
+    from cogs.lifecycle import HEARTBEAT_STALE, heartbeat_ages
+    from tabletop.paths import rules_db_path
 
     problems = []
-    for name, path in (("rules", rules_db_path()), ("state", state_db_path())):
-        try:
-            conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-            conn.execute("select count(*) from sqlite_master").fetchone()
-            conn.close()
-        except sqlite3.Error as exc:
-            problems.append(f"{name} database {path}: {exc}")
+    try:
+        conn = sqlite3.connect(f"file:{rules_db_path()}?mode=ro", uri=True)
+        conn.execute("select count(*) from sqlite_master").fetchone()
+        conn.close()
+    except sqlite3.Error as exc:
+        problems.append(f"rules database {rules_db_path()}: {exc}")
+    problems += _state_problems()
     from tabletop.rules import dense
 
     model = dense.embedder()  # degraded, not unhealthy: search then ranks lexically only
     print("search: dense + lexical" if model.available else f"search: lexical only ({model.problem})")
-    age = heartbeat_age()
-    if age is None or age > HEARTBEAT_STALE:
-        problems.append("no recent gateway heartbeat" if age is None else f"last gateway heartbeat {age:.0f} s ago")
+    ages = heartbeat_ages()
+    if not ages:
+        problems.append("no recent gateway heartbeat")
+    for shard, age in sorted(ages.items()):
+        print(f"shard {shard}: last gateway heartbeat {age:.0f} s ago")
+        if age > HEARTBEAT_STALE:
+            problems.append(f"shard {shard}: last gateway heartbeat {age:.0f} s ago")
     for problem in problems:
         print(problem, file=sys.stderr)
     print("healthy" if not problems else "unhealthy")
     return 0 if not problems else 1
+
+
+def _state_problems() -> list[str]:
+    """The state store opens and answers a read (a file, or the PostgreSQL server)."""
+    from tabletop.store import StateUnavailable, open_state, state_target
+
+    try:
+        state = open_state(locale="en")
+    except StateUnavailable as exc:
+        return [exc.message]
+    try:
+        state.logged_roll(0)
+    except answers.UserError as exc:
+        return [exc.message]
+    finally:
+        state.close()
+    print(f"state: {state.dialect} {state.target}" if state.dialect == "postgresql" else f"state: {state_target()}")
+    return []
 
 
 def cmd_sync(args) -> int:

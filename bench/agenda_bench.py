@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tabletop.agenda.store import AgendaStore, Player  # noqa: E402
 from tabletop.agenda.view import agenda_reply  # noqa: E402
-from tabletop.frontend.state import StateDB  # noqa: E402
+from tabletop.store import open_state  # noqa: E402
 
 
 def pct(samples, q):
@@ -39,7 +39,7 @@ def show(name, samples, target=None):
 
 def main() -> int:
     tmp = Path(tempfile.mkdtemp())
-    store = AgendaStore(StateDB(tmp / "state.db"))
+    store = AgendaStore(open_state(tmp / "state.db"))
     players = [Player(f"p{i}", f"Player {i}") for i in range(8)]
     agendas = [
         store.start("guild", f"channel-{i}", players[0], f"Agenda {i}", [], "for-against", "law", players[3], players)

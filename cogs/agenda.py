@@ -27,6 +27,7 @@ from tabletop.frontend import commands as core
 from tabletop.frontend.i18n import t
 from tabletop.frontend.render import Select
 
+from . import workers
 from .rules import context
 from .ui import (
     L,
@@ -226,7 +227,7 @@ class AgendaCog(commands.Cog):
         ctx = agenda_context(interaction)
         current = store(ctx).current(ctx.guild_id, ctx.channel_id)
         async with lock_for(current.id if current else 0):
-            reply = core.run(ctx, name, **values)  # committed before anyone is told
+            reply = await workers.run(ctx, name, **values)  # committed before anyone is told
             await interaction.response.send_message(reply.ack, ephemeral=True)
             await refresh_message(interaction, reply)
 
@@ -268,7 +269,7 @@ class AgendaCog(commands.Cog):
         windows: bool | None = None,
     ) -> None:
         ctx = agenda_context(interaction)
-        reply = core.run(
+        reply = await workers.run(
             ctx,
             "agenda start",
             name=name,
@@ -303,7 +304,9 @@ class AgendaCog(commands.Cog):
         second: app_commands.Range[str, 1, 100] | None = None,
     ) -> None:
         ctx = agenda_context(interaction)
-        reply = core.run(ctx, "agenda phase", players=players, speaker=speaker, windows=windows, first=first, second=second)
+        reply = await workers.run(
+            ctx, "agenda phase", players=players, speaker=speaker, windows=windows, first=first, second=second
+        )
         await post_agenda(interaction, ctx, reply)
 
     @agenda.command(name=L("cmd.agenda.pass"), description=L("cmd.agenda.pass.desc"))
@@ -345,7 +348,7 @@ class AgendaCog(commands.Cog):
         ctx = agenda_context(interaction)
         current = store(ctx).current(ctx.guild_id, ctx.channel_id)
         async with lock_for(current.id if current else 0):
-            reply = core.run(ctx, "agenda close", choice=choice)
+            reply = await workers.run(ctx, "agenda close", choice=choice)
             result = agenda_reply_of(reply)
             result.content = reply.ack  # the result, for everyone: with the phase's next step
             await interaction.response.send_message(**send_kwargs(result))
@@ -361,11 +364,11 @@ class AgendaCog(commands.Cog):
     @app_commands.rename(id=L("opt.id"))
     @app_commands.describe(id=L("opt.agenda.id.desc"))
     async def show(self, interaction: discord.Interaction, id: app_commands.Range[int, 1, 10**9] | None = None) -> None:
-        await show_answer(interaction, core.run(agenda_context(interaction), "agenda show", id=id), ephemeral=True)
+        await show_answer(interaction, await workers.run(agenda_context(interaction), "agenda show", id=id), ephemeral=True)
 
     @agenda.command(name=L("cmd.agenda.history"), description=L("cmd.agenda.history.desc"))
     async def history(self, interaction: discord.Interaction) -> None:
-        reply = core.run(agenda_context(interaction), "agenda history")
+        reply = await workers.run(agenda_context(interaction), "agenda history")
         await interaction.response.send_message(**send_kwargs(reply), ephemeral=True)
 
 

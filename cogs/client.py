@@ -8,6 +8,7 @@ import asyncio
 import contextlib
 import logging
 import signal
+import time
 from typing import cast
 
 import discord
@@ -20,8 +21,8 @@ from cogs.ui import DYNAMIC_ITEMS
 from tabletop import features
 from tabletop.frontend.i18n import DISCORD_LOCALES, command_text, t
 from tabletop.frontend.logs import command_var, guild_var
-from tabletop.frontend.state import StateDB
 from tabletop.rules.compendium import Compendium
+from tabletop.store import StateStore, begin_request, open_state
 
 log = logging.getLogger(__name__)
 # A rules bot never joins voice: no warnings about voice libraries.
@@ -42,8 +43,38 @@ class TableTranslator(app_commands.Translator):
         return command_text(key, language)
 
 
-class RulesBot(commands.Bot):
-    def __init__(self, compendium: Compendium | None = None, state: StateDB | None = None, **kwargs):
+def shard_settings(env: dict[str, str]) -> dict:
+    """SHARD_COUNT (the bot's total) and SHARD_IDS (this process's, e.g. "0,1" or "2-3") as the
+    client's keyword arguments; neither: Discord's recommended count, all in this process.
+    A mistake raises ValueError with a sentence naming the variable."""
+    count_text = (env.get("SHARD_COUNT") or "").strip()
+    ids_text = (env.get("SHARD_IDS") or "").strip()
+    if not count_text:
+        if ids_text:
+            raise ValueError("SHARD_IDS needs SHARD_COUNT, the bot's total number of shards")
+        return {}
+    if not count_text.isdigit() or int(count_text) < 1:
+        raise ValueError(f"SHARD_COUNT must be a whole number of at least 1, not {count_text[:20]!r}")
+    count = int(count_text)
+    if not ids_text:
+        return {"shard_count": count}
+    ids: list[int] = []
+    for part in ids_text.split(","):
+        low, _, high = part.strip().partition("-")
+        if not low.isdigit() or (high and not high.isdigit()):
+            raise ValueError(f"SHARD_IDS is a list like 0,1 or 2-3, not {ids_text[:40]!r}")
+        ids += range(int(low), int(high or low) + 1)
+    if not ids or any(i >= count for i in ids) or len(set(ids)) != len(ids):
+        raise ValueError(f"SHARD_IDS must name different shards from 0 to {count - 1} (SHARD_COUNT={count})")
+    return {"shard_count": count, "shard_ids": sorted(ids)}
+
+
+class RulesBot(commands.AutoShardedBot):
+    """Auto-sharded: one process runs the shards SHARD_IDS names (all when unset), and several
+    processes share one PostgreSQL state store; buttons carry their state in custom_id, so a
+    press works in whichever process receives it."""
+
+    def __init__(self, compendium: Compendium | None = None, state: StateStore | None = None, **kwargs):
         features.load()
         intents = discord.Intents.default()
         intents.message_content = True  # chat mode (?질문) reads message text
@@ -60,9 +91,9 @@ class RulesBot(commands.Bot):
         return self._compendium
 
     @property
-    def state(self) -> StateDB:
+    def state(self) -> StateStore:
         if self._state is None:
-            self._state = StateDB()
+            self._state = open_state()
         return self._state
 
     async def setup_hook(self) -> None:
@@ -83,6 +114,7 @@ class RulesBot(commands.Bot):
             with contextlib.suppress(discord.HTTPException):
                 await interaction.response.send_message(t("bot.stopping", str(interaction.locale)), ephemeral=True)
             return False
+        begin_request(str(interaction.id))  # delivered twice, or to two processes: counted once
         guild_var.set(str(interaction.guild_id or "-"))
         command_var.set(interaction.command.qualified_name if interaction.command else "-")
         if interaction.type == discord.InteractionType.application_command:
@@ -100,15 +132,25 @@ class RulesBot(commands.Bot):
                 self.lifecycle.end()
 
     async def _beat(self) -> None:
-        """The time of the last gateway heartbeat, for `bot.py health`."""
+        """The time of each shard's last live gateway heartbeat, for `bot.py health`: a shard
+        that stops answering keeps its old time and goes stale."""
+        beats: dict[int, float] = {}
         while not self.is_closed():
-            if self.is_ready() and self.latency == self.latency and self.latency < HEARTBEAT_STALE:  # not NaN
-                write_heartbeat()
+            if self.is_ready():
+                for shard_id, latency in self.latencies:
+                    if latency == latency and latency < HEARTBEAT_STALE:  # not NaN
+                        beats[shard_id] = time.time()
+                if beats:
+                    write_heartbeat(beats)
             await asyncio.sleep(HEARTBEAT_EVERY)
 
     async def close(self) -> None:
         if self._heartbeat:
             self._heartbeat.cancel()
+        if not hasattr(self, "_AutoShardedClient__queue"):
+            # never connected (login refused, payload export): discord.py's sharded close posts
+            # to an event queue only connect() creates
+            self._AutoShardedClient__queue: asyncio.PriorityQueue = asyncio.PriorityQueue()
         await super().close()
         for store in (self._state, self._compendium):
             if store is not None and not isinstance(store, _Unloaded):
@@ -118,7 +160,7 @@ class RulesBot(commands.Bot):
 
 async def _offline_bot() -> RulesBot:
     """A bot with every cog loaded but no connection, for payloads and tests."""
-    bot = RulesBot(compendium=cast(Compendium, _Unloaded()), state=cast(StateDB, _Unloaded()))
+    bot = RulesBot(compendium=cast(Compendium, _Unloaded()), state=cast(StateStore, _Unloaded()))
     await bot.tree.set_translator(TableTranslator())
     for ext in EXTENSIONS:
         await bot.load_extension(ext)
@@ -145,9 +187,9 @@ def command_payloads() -> list[dict]:
     return asyncio.run(_payloads())
 
 
-def run_bot(token: str, state: StateDB | None = None) -> int:
+def run_bot(token: str, state: StateStore | None = None, shards: dict | None = None) -> int:
     """Run until the gateway closes or SIGTERM/SIGINT asks the bot to stop; 0 on a clean stop."""
-    return asyncio.run(serve(RulesBot(state=state), token))
+    return asyncio.run(serve(RulesBot(state=state, **(shards or {})), token))
 
 
 async def serve(bot: RulesBot, token: str) -> int:
@@ -203,4 +245,4 @@ def sync_commands(token: str, guild_id: int | None) -> str:
     return asyncio.run(go())
 
 
-__all__ = ["RulesBot", "TableTranslator", "command_payloads", "run_bot", "sync_commands"]
+__all__ = ["RulesBot", "TableTranslator", "command_payloads", "run_bot", "shard_settings", "sync_commands"]

@@ -11,8 +11,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from tabletop.combat.commands import odds_of, roll_again
-from tabletop.frontend import commands as core
 
+from . import workers
 from .rules import context
 from .ui import L, component_factory, reports_errors, send_followup, show_answer
 
@@ -34,7 +34,8 @@ class RollAgainButton(discord.ui.DynamicItem[discord.ui.Button], template=r"comb
 
     @reports_errors
     async def callback(self, interaction: discord.Interaction) -> None:
-        await show_answer(interaction, roll_again(context(interaction), self.roll_id))
+        ctx = context(interaction)
+        await show_answer(interaction, await workers.call(roll_again, ctx, self.roll_id, heavy=True, locale=ctx.locale))
 
 
 @component_factory(r"combat:again:\d+")
@@ -55,7 +56,9 @@ class OddsButton(discord.ui.DynamicItem[discord.ui.Button], template=r"combat:od
 
     @reports_errors
     async def callback(self, interaction: discord.Interaction) -> None:
-        await show_answer(interaction, odds_of(context(interaction), self.roll_id), ephemeral=True)
+        ctx = context(interaction)
+        answer = await workers.call(odds_of, ctx, self.roll_id, heavy=True, locale=ctx.locale)
+        await show_answer(interaction, answer, ephemeral=True)
 
 
 @component_factory(r"combat:odds:\d+")
@@ -126,7 +129,7 @@ class CombatCog(commands.Cog):
         retreat: app_commands.Range[str, 1, 30] | None = None,
         seed: Seed | None = None,
     ) -> None:
-        paged = core.run(
+        paged = await workers.run(
             context(interaction),
             "combat space",
             attacker=attacker,
@@ -155,7 +158,7 @@ class CombatCog(commands.Cog):
         retreat: app_commands.Range[str, 1, 30] | None = None,
     ) -> None:
         await interaction.response.defer(thinking=True)
-        paged = core.run(
+        paged = await workers.run(
             context(interaction),
             "odds space",
             attacker=attacker,
@@ -182,7 +185,7 @@ class CombatCog(commands.Cog):
         defender_order: Order | None = None,
     ) -> None:
         await interaction.response.defer(thinking=True)
-        paged = core.run(
+        paged = await workers.run(
             context(interaction),
             "odds ground",
             attacker=attacker,
@@ -211,7 +214,7 @@ class CombatCog(commands.Cog):
         defender_order: Order | None = None,
     ) -> None:
         await interaction.response.defer(thinking=True)
-        paged = core.run(
+        paged = await workers.run(
             context(interaction),
             "odds invade",
             ships=ships,
@@ -240,7 +243,7 @@ class CombatCog(commands.Cog):
         defender_order: Order | None = None,
         seed: Seed | None = None,
     ) -> None:
-        paged = core.run(
+        paged = await workers.run(
             context(interaction),
             "combat ground",
             attacker=attacker,
@@ -277,7 +280,7 @@ class CombatCog(commands.Cog):
         target_order: Order | None = None,
         seed: Seed | None = None,
     ) -> None:
-        paged = core.run(
+        paged = await workers.run(
             context(interaction),
             "combat bombard",
             units=units,
@@ -305,7 +308,7 @@ class CombatCog(commands.Cog):
         defender_order: Order | None = None,
         seed: Seed | None = None,
     ) -> None:
-        paged = core.run(
+        paged = await workers.run(
             context(interaction),
             "combat invade",
             ships=ships,
@@ -327,7 +330,7 @@ class CombatCog(commands.Cog):
     async def roll(
         self, interaction: discord.Interaction, dice: app_commands.Range[str, 1, 50], seed: Seed | None = None
     ) -> None:
-        await show_answer(interaction, core.run(context(interaction), "roll", dice=dice, seed=seed))
+        await show_answer(interaction, await workers.run(context(interaction), "roll", dice=dice, seed=seed))
 
 
 DYNAMIC_ITEMS = [RollAgainButton, OddsButton]

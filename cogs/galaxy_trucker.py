@@ -6,8 +6,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from tabletop.frontend import commands as core
-
+from . import workers
 from .rules import context
 from .ui import L, show_answer
 
@@ -26,13 +25,13 @@ class GalaxyTruckerCog(commands.Cog):
     async def meteor(
         self, interaction: discord.Interaction, incoming: app_commands.Range[str, 1, 300] | None = None, seed: Seed | None = None
     ) -> None:
-        await show_answer(interaction, core.run(context(interaction), "gt meteor", incoming=incoming, seed=seed))
+        await show_answer(interaction, await workers.run(context(interaction), "gt meteor", incoming=incoming, seed=seed))
 
     @gt.command(name=L("cmd.gt.sabotage"), description=L("cmd.gt.sabotage.desc"))
     @app_commands.rename(seed=L("opt.seed"))
     @app_commands.describe(seed=L("opt.seed.desc"))
     async def sabotage(self, interaction: discord.Interaction, seed: Seed | None = None) -> None:
-        await show_answer(interaction, core.run(context(interaction), "gt sabotage", seed=seed))
+        await show_answer(interaction, await workers.run(context(interaction), "gt sabotage", seed=seed))
 
 
 async def setup(bot: commands.Bot) -> None:

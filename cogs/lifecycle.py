@@ -2,19 +2,21 @@
 
 On SIGTERM or SIGINT (docker stop, Ctrl-C) the bot stops taking interactions (a new one gets a
 short "restarting" note), lets those in flight finish for at most DRAIN_SECONDS, closes the
-gateway and the databases, and exits 0. While connected it writes the time of the last gateway
-heartbeat to a file beside the state database, which `python bot.py health` reads.
+gateway and the databases, and exits 0. While connected it writes the time of each shard's last
+gateway heartbeat to a file (`heartbeat_path`), which `python bot.py health` reads.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
+import os
 import time
 from pathlib import Path
 
-from tabletop.paths import state_db_path
+from tabletop.paths import DATA_DIR, state_db_path
 
 log = logging.getLogger(__name__)
 
@@ -24,6 +26,13 @@ HEARTBEAT_STALE = 120.0  # a heartbeat older than this means the gateway is not 
 
 
 def heartbeat_path() -> Path:
+    """This process's heartbeat file: HEARTBEAT_FILE, else beside a state file, else in data/
+    (a PostgreSQL store is shared; the heartbeat is the process's own)."""
+    if os.environ.get("HEARTBEAT_FILE"):
+        return Path(os.environ["HEARTBEAT_FILE"])
+    target = os.environ.get("STATE_DB") or ""
+    if target.startswith(("postgresql:", "postgres:")):
+        return DATA_DIR / "heartbeat"
     return state_db_path().with_name("heartbeat")
 
 
@@ -64,18 +73,23 @@ class Lifecycle:
             return False
 
 
-def write_heartbeat(path: Path | None = None) -> None:
+def write_heartbeat(beats: dict[int, float], path: Path | None = None) -> None:
+    """The time of each shard's last gateway heartbeat, as JSON {shard: time}."""
     target = path or heartbeat_path()
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(f"{time.time():.0f}\n", encoding="utf-8")
+        target.write_text(json.dumps({str(k): round(v) for k, v in sorted(beats.items())}) + "\n", encoding="utf-8")
     except OSError:  # a read-only state directory: health will report the gateway as unknown
         log.debug("could not write the heartbeat to %s", target, exc_info=True)
 
 
-def heartbeat_age(path: Path | None = None) -> float | None:
-    """Seconds since the last heartbeat, or None when there is none."""
+def heartbeat_ages(path: Path | None = None) -> dict[int, float]:
+    """Seconds since each shard's last heartbeat; empty when there is none."""
     try:
-        return time.time() - float((path or heartbeat_path()).read_text(encoding="utf-8").strip())
+        beats = json.loads((path or heartbeat_path()).read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return None
+        return {}
+    if not isinstance(beats, dict):
+        return {}
+    now = time.time()
+    return {int(k): now - float(v) for k, v in beats.items() if str(k).isdigit() and isinstance(v, int | float)}

@@ -18,6 +18,7 @@ from tabletop.frontend.render import truncate_label
 from tabletop.rules import answers
 from tabletop.rules.compendium import DEFAULT_GAME
 
+from . import workers
 from .ui import L, Pager, add_components, locale_of, send_kwargs, show_answer
 
 log = logging.getLogger(__name__)
@@ -126,7 +127,7 @@ class RulesCog(commands.Cog):
     @app_commands.command(name=L("cmd.rule"), description=L("cmd.rule.desc"))
     @query_options("rule")
     async def rule(self, interaction: discord.Interaction, query: Query, game: Game | None = None, private: bool = False) -> None:
-        answer = core.run(context(interaction), "rule", query=query, game=game)
+        answer = await workers.run(context(interaction), "rule", query=query, game=game)
         await show_answer(interaction, answer, ephemeral=private)
 
     @app_commands.command(name=L("cmd.search"), description=L("cmd.search.desc"))
@@ -134,7 +135,7 @@ class RulesCog(commands.Cog):
     async def search(
         self, interaction: discord.Interaction, query: Query, game: Game | None = None, private: bool = False
     ) -> None:
-        reply = core.run(context(interaction), "search", query=query, game=game, private=private)
+        reply = await workers.run(context(interaction), "search", query=query, game=game, private=private)
         view = discord.ui.View(timeout=None)
         add_components(view, reply)
         await interaction.response.send_message(**send_kwargs(reply, view), ephemeral=private)
@@ -160,7 +161,9 @@ class RulesCog(commands.Cog):
         timezone: app_commands.Range[str, 1, 64] | None = None,
         agenda_windows: bool | None = None,
     ) -> None:
-        reply = core.run(context(interaction), "settings", chat=chat, game=game, timezone=timezone, agenda_windows=agenda_windows)
+        reply = await workers.run(
+            context(interaction), "settings", chat=chat, game=game, timezone=timezone, agenda_windows=agenda_windows
+        )
         await interaction.response.send_message(**send_kwargs(reply), ephemeral=True)
 
     # --- chat mode ---------------------------------------------------------------------------
@@ -196,7 +199,8 @@ class RulesCog(commands.Cog):
             return
         game = state.get_setting(guild_id, "game", DEFAULT_GAME)
         try:
-            reply = answers.chat_answer(self.bot.compendium, query, game, locale)  # type: ignore[attr-defined]
+            compendium = self.bot.compendium  # type: ignore[attr-defined]
+            reply = await workers.call(answers.chat_answer, compendium, query, game, locale, locale=locale)
         except answers.UserError as exc:
             await message.reply(exc.message, mention_author=False)
             return

@@ -19,6 +19,9 @@ from cogs.errors import answer_error
 from tabletop.frontend.i18n import command_text, t
 from tabletop.frontend.render import Button, Paged, Reply, Select, check_limits
 from tabletop.rules import answers
+from tabletop.store import begin_request
+
+from . import workers
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +70,7 @@ def reports_errors(callback):
             with contextlib.suppress(discord.HTTPException):
                 await interaction.response.send_message(t("bot.stopping", locale_of(interaction)), ephemeral=True)
             return
+        begin_request(str(interaction.id))  # a press delivered twice changes state once
         try:
             if lifecycle is not None:
                 async with lifecycle.track():
@@ -178,7 +182,7 @@ async def open_from_component(interaction: discord.Interaction, game: str, value
     anyone else gets it privately."""
     locale = locale_of(interaction)
     try:
-        answer = answers.open_section(compendium_of(interaction), game, value, locale)
+        answer = await workers.call(answers.open_section, compendium_of(interaction), game, value, locale, locale=locale)
     except answers.UserError as exc:
         await interaction.response.send_message(exc.message, ephemeral=True)
         return

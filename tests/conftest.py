@@ -17,9 +17,9 @@ sys.path.insert(0, str(ROOT))
 os.environ.setdefault("EMBEDDINGS_CACHE", str(Path(tempfile.mkdtemp(prefix="embeddings-")) / "embeddings.db"))
 
 from tabletop import features  # noqa: E402
-from tabletop.frontend.state import StateDB  # noqa: E402
 from tabletop.rules import ruledb  # noqa: E402
 from tabletop.rules.compendium import Compendium  # noqa: E402
+from tabletop.store import StateStore, open_state  # noqa: E402
 
 features.load()  # every feature's commands in the table, as the front ends have them
 
@@ -40,8 +40,8 @@ def compendium(rules_db) -> Compendium:
 
 
 @pytest.fixture
-def state(tmp_path) -> StateDB:
-    db = StateDB(tmp_path / "state.db")
+def state(tmp_path) -> StateStore:
+    db = open_state(tmp_path / "state.db")
     yield db
     db.close()
 
@@ -55,3 +55,27 @@ def cli_env(tmp_path, rules_db):
     env.pop("DISCORD_TOKEN", None)
     env["PYTHONIOENCODING"] = "utf-8"
     return env
+
+
+@pytest.fixture(scope="session")
+def pg_server():
+    """One throwaway PostgreSQL server for the session (never skipped: CI installs it)."""
+    from postgres_server import Server
+
+    server = Server().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def pg_url(pg_server) -> str:
+    """A fresh, empty database on the session's server."""
+    return pg_server.new_database()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def state_target(request, tmp_path) -> str:
+    """Where a test's state lives, once for each backend."""
+    if request.param == "sqlite":
+        return str(tmp_path / "state.db")
+    return request.getfixturevalue("pg_url")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 
@@ -92,6 +93,9 @@ class FakeUser:
         return f"<@{self.id}>"
 
 
+_INTERACTION_IDS = itertools.count(10**17)
+
+
 @dataclass
 class FakeInteraction:
     client: object
@@ -104,6 +108,7 @@ class FakeInteraction:
     message: FakeMessage | None = None
     namespace: SimpleNamespace = field(default_factory=SimpleNamespace)
     log: list = field(default_factory=list)
+    id: int = field(default_factory=lambda: next(_INTERACTION_IDS))  # each interaction its own, as Discord's
 
     def __post_init__(self):
         self.response = FakeResponse(self.log)

@@ -5,18 +5,18 @@ from __future__ import annotations
 
 import os
 
-from tabletop.frontend.state import StateDB
+from tabletop.store import StateStore, open_state
 
 NOBODY = 65534
 
 
-def state_as_another_user(path) -> StateDB:
+def state_as_another_user(path) -> StateStore:
     as_root = os.geteuid() == 0
     if as_root:
         os.setegid(NOBODY)
         os.seteuid(NOBODY)
     try:
-        return StateDB(path)
+        return open_state(path)
     finally:
         if as_root:
             os.seteuid(0)

@@ -13,7 +13,8 @@ from tabletop.agenda.view import agenda_reply, audit_pages
 from tabletop.errors import UserError
 from tabletop.frontend.commands import Context, dispatch
 from tabletop.frontend.render import check_limits
-from tabletop.frontend.state import MIGRATIONS, StateDB, StateUnavailable
+from tabletop.store import StateUnavailable, open_state
+from tabletop.store.schema import MIGRATIONS
 
 ALICE, BOB, CAROL, DAVE = (Player(f"name:{n.lower()}", n) for n in ("Alice", "Bob", "Carol", "Dave"))
 STARTER = Player("999", "Starter")
@@ -207,13 +208,13 @@ def test_empty_name_and_people(agendas):
 
 def test_concurrent_votes_lose_nothing(tmp_path):
     path = tmp_path / "state.db"
-    first = AgendaStore(StateDB(path))
+    first = AgendaStore(open_state(path))
     players = [Player(f"p{i}", f"P{i}") for i in range(8)]
     agendas = [first.start("g", f"c{i}", STARTER, f"A{i}", [], "for-against", None, None, players) for i in range(5)]
     errors = []
 
     def worker(n):
-        store = AgendaStore(StateDB(path))  # its own connection, as another process would have
+        store = AgendaStore(open_state(path))  # its own connection, as another process would have
         try:
             for a in agendas:
                 for round_ in range(4):
@@ -236,14 +237,14 @@ def test_concurrent_votes_lose_nothing(tmp_path):
 
 def test_a_restart_loses_nothing_and_gives_the_same_result(tmp_path):
     path = tmp_path / "state.db"
-    s1 = StateDB(path)
+    s1 = open_state(path)
     store = AgendaStore(s1)
     a = start(store)
     store.predict(a.id, CAROL, "가결")
     store.vote(a.id, ALICE, "가결", 4)
     store.vote(a.id, BOB, "부결", 3)
     s1.conn.close()  # the process dies here: no clean shutdown
-    s2 = StateDB(path)
+    s2 = open_state(path)
     again = AgendaStore(s2)
     reloaded = again.get(a.id)
     assert reloaded.tally() == {FOR: 4, AGAINST: 3} and reloaded.open
@@ -265,7 +266,7 @@ def test_state_database_migrates_from_an_old_version(tmp_path):
     conn.execute("insert into settings values ('g', 'chat', 'off')")
     conn.commit()
     conn.close()
-    state = StateDB(path)
+    state = open_state(path)
     assert state.version == len(MIGRATIONS)
     assert state.get_setting("g", "chat") == "off"
     assert state.conn.execute("pragma journal_mode").fetchone()[0] == "wal"
@@ -277,7 +278,7 @@ def test_a_newer_database_is_refused(tmp_path):
     conn.execute(f"pragma user_version = {len(MIGRATIONS) + 1}")
     conn.close()
     with pytest.raises(StateUnavailable, match="업그레이드"):
-        StateDB(path)
+        open_state(path)
 
 
 def test_agenda_message_fits_discord_with_many_outcomes_and_players(agendas):

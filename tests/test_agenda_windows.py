@@ -14,7 +14,7 @@ from tabletop.agenda.store import AgendaStore, Player
 from tabletop.agenda.view import agenda_reply
 from tabletop.errors import UserError
 from tabletop.frontend.console import run_line
-from tabletop.frontend.state import StateDB
+from tabletop.store import open_state
 
 ROOT = Path(__file__).resolve().parent.parent
 A, B, C = (Player(f"name:{n.lower()}", n) for n in "ABC")
@@ -117,7 +117,7 @@ def test_passes_from_two_processes_at_once_all_count(state, tmp_path):
     store = AgendaStore(state)
     players = [Player(f"p{i}", f"P{i}") for i in range(8)]
     a = with_windows(store, players)
-    other = AgendaStore(StateDB(state.path))
+    other = AgendaStore(open_state(state.path))
 
     def pass_all(s, chunk):
         for p in chunk:
@@ -197,7 +197,7 @@ async def test_discord_buttons_pass_and_play_and_survive_a_restart(compendium, s
     await cog.start.callback(cog, starting, name="W", players="<@1> <@2>", speaker="<@1>", windows=True)
     ids = [c.custom_id for c in starting.log[0].kwargs["view"].children]
     assert ids == ["agenda:1:pass", "agenda:1:passlock", "agenda:1:play"]  # no vote buttons yet
-    bot.state = StateDB(state.path)  # a restart: buttons rebuilt from their custom_id alone
+    bot.state = open_state(state.path)  # a restart: buttons rebuilt from their custom_id alone
     click = FakeInteraction(bot, user=FakeUser(2, "Bob"))
     await AgendaButton(1, "play").callback(click)
     modal = click.log[0].kwargs["modal"]

@@ -264,7 +264,7 @@ async def test_roll_command(bot):
 async def test_agenda_buttons_vote_through_a_modal_and_survive_a_restart(bot, state, tmp_path):
     from cogs.agenda import AgendaButton, AgendaCog, VoteModal
     from tabletop.agenda.store import AgendaStore
-    from tabletop.frontend.state import StateDB
+    from tabletop.store import open_state
 
     cog = AgendaCog(bot)
     admin = FakeInteraction(bot, user=FakeUser(1, "Alice"))
@@ -276,7 +276,7 @@ async def test_agenda_buttons_vote_through_a_modal_and_survive_a_restart(bot, st
     assert AgendaStore(state).get(1).message_id is not None
 
     # after a restart: a new state connection, and buttons rebuilt from their custom_id alone
-    bot.state = StateDB(state.path)
+    bot.state = open_state(state.path)
     agenda_message = FakeMessage([], interaction_user=FakeUser(1))
     click = FakeInteraction(bot, user=FakeUser(2, "Bob"), message=agenda_message)
     await AgendaButton(1, "vote", 0).callback(click)
@@ -318,6 +318,23 @@ async def test_agenda_slash_vote_acknowledges_privately_and_updates_the_message(
     assert inter.log[0].ephemeral and "부결에 3표" in inter.log[0].text
     edit = inter.log[1]
     assert edit.method == "channel_edit" and "부결** — 3표" in edit.embed.description
+
+
+async def test_a_vote_delivered_twice_counts_once_and_says_so(bot, state):
+    from cogs.agenda import AgendaCog, VoteModal
+    from tabletop.agenda.store import AgendaStore
+
+    cog = AgendaCog(bot)
+    await cog.start.callback(cog, FakeInteraction(bot), name="X")
+    card = VoteModal(1, "가결", "ko")
+    card.votes._value = "4"
+    first = FakeInteraction(bot, user=FakeUser(5, "Eve"))
+    await card.on_submit(first)
+    again = FakeInteraction(bot, user=FakeUser(5, "Eve"), id=first.id)  # the gateway's redelivery
+    await card.on_submit(again)
+    assert again.log[0].ephemeral and "이미 처리" in again.log[0].text
+    votes = [e for e in AgendaStore(state).log(1) if e["action"] == "vote"]
+    assert len(votes) == 1 and AgendaStore(state).get(1).tally()["가결"] == 4
 
 
 async def test_concurrent_button_clicks_keep_the_message_right(bot, state):

@@ -22,7 +22,7 @@ from other_user import state_as_another_user
 
 from tabletop.errors import UserError
 from tabletop.frontend.commands import Context, dispatch
-from tabletop.frontend.state import StateDB, StateUnavailable
+from tabletop.store import StateUnavailable, open_state
 
 ROOT = Path(__file__).resolve().parent.parent
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.abcdefghijklmnopqrstuvwxyz0123456789AB"  # token-shaped, not real
@@ -47,7 +47,7 @@ def test_a_state_database_that_cannot_be_opened_gets_one_clear_message(tmp_path,
         blocked.write_text("a file, so nothing can be created below it", encoding="utf-8")
         path = blocked / "sub" / "state.db"
     with pytest.raises(StateUnavailable) as exc:
-        StateDB(path)
+        open_state(path)
     assert str(path) in exc.value.message and "STATE_DB" in exc.value.message
     # the bot exits non-zero with the message; the console answers with it
     env = {**cli_env, "STATE_DB": str(path), "DISCORD_TOKEN": TOKEN}
@@ -61,7 +61,7 @@ def test_a_state_database_that_cannot_be_opened_gets_one_clear_message(tmp_path,
 def test_a_read_only_state_database_reads_but_refuses_ballots(compendium):
     folder = Path(tempfile.mkdtemp(prefix="ro-state-", dir="/tmp"))  # a place any user can reach
     path = folder / "state.db"
-    writable = StateDB(path)
+    writable = open_state(path)
     writable.set_setting("g", "game", "ti4")
     writable.close()
     os.chmod(path, 0o444)
@@ -184,7 +184,7 @@ async def connect(self, *, reconnect=True):
     await asyncio.Event().wait()  # a connected gateway: runs until the bot closes
 
 discord.Client.login = login
-discord.Client.connect = connect
+discord.AutoShardedClient.connect = connect  # the bot is auto-sharded
 import bot
 sys.exit(bot.main(["run"]))
 """
@@ -348,5 +348,5 @@ def test_a_bot_that_cannot_run_logs_why(caplog, error, says):
             raise error
 
     with caplog.at_level(logging.ERROR):
-        code = asyncio.run(client.serve(Refused(state=StateDB(":memory:")), TOKEN))
+        code = asyncio.run(client.serve(Refused(state=open_state(":memory:")), TOKEN))
     assert code == 1 and says in caplog.text and TOKEN not in caplog.text

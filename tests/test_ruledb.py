@@ -8,11 +8,11 @@ import sqlite3
 import pytest
 import yaml
 
-from tabletop.frontend.state import StateDB
 from tabletop.paths import DATA_DIR, RULES_DIR
 from tabletop.rules import ruledb
 from tabletop.rules.compendium import Compendium
 from tabletop.rules.packs import PackError
+from tabletop.store import open_state
 
 
 @pytest.fixture
@@ -66,7 +66,7 @@ def test_invalid_pack_keeps_the_previous_database(workspace):
 
 def test_rebuild_never_touches_state(workspace, tmp_path):
     rules, data, db = workspace
-    state = StateDB(tmp_path / "state.db")
+    state = open_state(tmp_path / "state.db")
     state.set_setting("g1", "chat", "off")
     ruledb.build(rules, db, data)
     ruledb.build(rules, db, data)

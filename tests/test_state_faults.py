@@ -18,7 +18,7 @@ from tabletop.agenda.store import AgendaStore, Player
 from tabletop.errors import UserError
 from tabletop.frontend.commands import Context, dispatch
 from tabletop.frontend.console import run_line
-from tabletop.frontend.state import StateDB, StateUnavailable
+from tabletop.store import StateUnavailable, open_state
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -42,7 +42,7 @@ def test_planets_named_by_two_processes_at_once_are_all_kept(state):
     players = [Player(f"p{i}", f"P{i}") for i in range(8)]
     first = AgendaStore(state)
     agenda = first.start("g", "c", Player("s", "S"), "행성 선출", [], "elect-planet", players=players)
-    second = AgendaStore(StateDB(state.path))
+    second = AgendaStore(open_state(state.path))
 
     def vote(store, chunk):
         for rounds in range(3):
@@ -62,7 +62,7 @@ def test_planets_named_by_two_processes_at_once_are_all_kept(state):
 def test_a_read_only_file_in_a_writable_folder_reads_and_refuses_writes(compendium):
     folder = Path(tempfile.mkdtemp(prefix="ro-file-", dir="/tmp"))
     path = folder / "state.db"
-    writable = StateDB(path)
+    writable = open_state(path)
     writable.set_setting("g", "game", "liftoff")
     writable.close()
     os.chmod(path, 0o444)
@@ -90,7 +90,7 @@ def test_a_state_path_that_cannot_be_used_is_named_in_one_sentence(tmp_path, cli
         path = tmp_path / "state.db"
         path.write_bytes(b"this is not a database " * 50)
     with pytest.raises(StateUnavailable) as exc:
-        StateDB(path)
+        open_state(path)
     assert str(path) in exc.value.message and "[Errno" not in exc.value.message
     assert not Path("/dev/null-journal").exists()
     out = subprocess.run(

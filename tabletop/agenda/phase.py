@@ -11,9 +11,14 @@ from __future__ import annotations
 
 import json
 
-from tabletop.agenda.store import Agenda, AgendaStore, Player
+from tabletop.agenda.store import Agenda, AgendaStore, Player, agenda_lock
 
 LAST_STEP = 2  # two agendas per phase (62.2, 62.3)
+
+
+def phase_lock(phase_id: int) -> str:
+    """The name every change to one phase's step locks, in every process."""
+    return f"phase:{phase_id}"
 
 
 def start(
@@ -33,9 +38,10 @@ def start(
     first = store.start(
         guild_id, channel_id, starter, names[0], [], "for-against", None, speaker, players, locale, with_windows=with_windows
     )
-    with store.state.transaction() as c:
+    with store.state.transaction(lock=agenda_lock(first.id)) as c:
         cur = c.execute(
-            "insert into agenda_phases (guild_id, channel_id, players, speaker, windows, names) values (?, ?, ?, ?, ?, ?)",
+            "insert into agenda_phases (guild_id, channel_id, players, speaker, windows, names) "
+            "values (?, ?, ?, ?, ?, ?) returning id",
             (
                 str(guild_id),
                 str(channel_id),
@@ -45,13 +51,13 @@ def start(
                 json.dumps(names, ensure_ascii=False),
             ),
         )
-        c.execute("update agendas set phase_id = ? where id = ?", (cur.lastrowid, first.id))
+        c.execute("update agendas set phase_id = ? where id = ?", (cur.fetchone()[0], first.id))
     return store.known(first.id)
 
 
 def _open(store: AgendaStore, phase_id: int, step: int, guild_id, channel_id, starter: Player, locale) -> Agenda:
-    with store.state.lock:
-        row = store.state.conn.execute("select * from agenda_phases where id = ?", (phase_id,)).fetchone()
+    with store.state.read() as c:
+        row = c.execute("select * from agenda_phases where id = ?", (phase_id,)).fetchone()
     players = [Player(**p) for p in json.loads(row["players"])]
     speaker = Player(**json.loads(row["speaker"])) if row["speaker"] else None
     name = json.loads(row["names"])[step - 1]
@@ -76,11 +82,12 @@ def advance(store: AgendaStore, closed: Agenda, actor: Player, locale) -> tuple[
     over). (None, False) for an agenda outside a phase, or when another process advanced it."""
     if closed.phase_id is None:
         return None, False
-    with store.state.transaction() as c:
-        row = c.execute("select step from agenda_phases where id = ?", (closed.phase_id,)).fetchone()
-        if row is None or row[0] > LAST_STEP:
-            return None, False
-        step = row[0]
+    with store.state.transaction(lock=phase_lock(closed.phase_id)) as c:
+        # the step the closed agenda was: the phase's agendas up to it (a repeat of the same
+        # close finds the phase already past it, and moves nothing)
+        step = c.execute("select count(*) from agendas where phase_id = ? and id <= ?", (closed.phase_id, closed.id)).fetchone()[
+            0
+        ]
         moved = c.execute(
             "update agenda_phases set step = ? where id = ? and step = ?", (step + 1, closed.phase_id, step)
         ).rowcount
@@ -94,5 +101,5 @@ def advance(store: AgendaStore, closed: Agenda, actor: Player, locale) -> tuple[
 def end(store: AgendaStore, cancelled: Agenda) -> None:
     """A cancelled agenda ends its phase: no second agenda opens by itself."""
     if cancelled.phase_id is not None:
-        with store.state.transaction() as c:
+        with store.state.transaction(lock=phase_lock(cancelled.phase_id)) as c:
             c.execute("update agenda_phases set step = ? where id = ?", (LAST_STEP + 1, cancelled.phase_id))

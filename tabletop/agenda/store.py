@@ -23,8 +23,8 @@ from tabletop.agenda import windows
 from tabletop.agenda.windows import Pass, Play
 from tabletop.errors import UserError
 from tabletop.frontend.i18n import t
-from tabletop.frontend.state import StateDB
 from tabletop.rules import text
+from tabletop.store import StateStore, now_text
 
 TYPES = ("for-against", "elect-player", "elect-planet", "elect-other")
 KINDS = ("law", "directive")
@@ -165,6 +165,16 @@ def parse_people(spec: str | None, locale, resolve=None) -> list[Player]:
     return people
 
 
+def agenda_lock(agenda_id: int) -> str:
+    """The name every change to one agenda locks, in every process."""
+    return f"agenda:{agenda_id}"
+
+
+def channel_lock(guild_id: str, channel_id: str) -> str:
+    """The name an agenda's start locks: one open agenda per channel."""
+    return f"channel:{guild_id}:{channel_id}"
+
+
 def split_outcomes(spec: str | None) -> list[str]:
     return [o.strip() for o in re.split(r"[,，、\n|/]", spec or "") if o.strip()]
 
@@ -172,7 +182,7 @@ def split_outcomes(spec: str | None) -> list[str]:
 class AgendaStore:
     """Agendas in the state database. Every change is one committed transaction."""
 
-    def __init__(self, state: StateDB):
+    def __init__(self, state: StateStore):
         self.state = state
 
     # --- reading -------------------------------------------------------------------------
@@ -185,19 +195,23 @@ class AgendaStore:
         return agenda
 
     def get(self, agenda_id: int) -> Agenda | None:
-        with self.state.lock:
-            row = self.state.conn.execute("select * from agendas where id = ?", (agenda_id,)).fetchone()
-            if row is None:
-                return None
-            ballots = self.state.conn.execute(
-                "select voter_id, voter_name, outcome, votes from ballots where agenda_id = ? order by cast_at, rowid",
-                (agenda_id,),
-            ).fetchall()
-            predictions = self.state.conn.execute(
-                "select player_id, player_name, outcome from predictions where agenda_id = ? order by made_at, rowid",
-                (agenda_id,),
-            ).fetchall()
-            passes, plays = windows.load(self.state.conn, agenda_id)
+        with self.state.read() as c:
+            return self._load(c, agenda_id)
+
+    def _load(self, c, agenda_id: int) -> Agenda | None:
+        """The agenda as `c` sees it (a read, or a transaction that holds its lock)."""
+        row = c.execute("select * from agendas where id = ?", (agenda_id,)).fetchone()
+        if row is None:
+            return None
+        ballots = c.execute(
+            "select voter_id, voter_name, outcome, votes from ballots where agenda_id = ? order by cast_at, voter_id",
+            (agenda_id,),
+        ).fetchall()
+        predictions = c.execute(
+            "select player_id, player_name, outcome from predictions where agenda_id = ? order by made_at, player_id",
+            (agenda_id,),
+        ).fetchall()
+        passes, plays = windows.load(c, agenda_id)
         speaker = json.loads(row["speaker"]) if row["speaker"] else None
         return Agenda(
             id=row["id"],
@@ -224,18 +238,18 @@ class AgendaStore:
         )
 
     def current(self, guild_id: str, channel_id: str) -> Agenda | None:
-        with self.state.lock:
-            row = self.state.conn.execute(
+        with self.state.read() as c:
+            row = c.execute(
                 "select id from agendas where guild_id = ? and channel_id = ? and status = 'open' order by id desc limit 1",
                 (str(guild_id), str(channel_id)),
             ).fetchone()
         return self.get(row[0]) if row else None
 
     def history(self, guild_id: str, channel_id: str, limit: int = 10) -> list[Agenda]:
-        with self.state.lock:
+        with self.state.read() as c:
             ids = [
                 r[0]
-                for r in self.state.conn.execute(
+                for r in c.execute(
                     "select id from agendas where guild_id = ? and channel_id = ? order by id desc limit ?",
                     (str(guild_id), str(channel_id), limit),
                 )
@@ -243,8 +257,8 @@ class AgendaStore:
         return [a for a in (self.get(i) for i in ids) if a]
 
     def log(self, agenda_id: int) -> list[dict]:
-        with self.state.lock:
-            rows = self.state.conn.execute(
+        with self.state.read() as c:
+            rows = c.execute(
                 "select actor_name, action, detail, at from agenda_log where agenda_id = ? order by id", (agenda_id,)
             ).fetchall()
         return [dict(r) for r in rows]
@@ -302,7 +316,7 @@ class AgendaStore:
                 t("agenda.speaker_not_player", locale, speaker=speaker.name, players=", ".join(p.name for p in players))
             )
         order = voting_order(players, speaker)
-        with self.state.transaction() as c:
+        with self.state.transaction(lock=channel_lock(guild_id, channel_id)) as c:
             open_here = c.execute(
                 "select id, name from agendas where guild_id = ? and channel_id = ? and status = 'open' order by id limit 1",
                 (str(guild_id), str(channel_id)),
@@ -312,7 +326,7 @@ class AgendaStore:
             cur = c.execute(
                 "insert into agendas (guild_id, channel_id, name, outcome_type, card_kind, outcomes, speaker, speaker_id, "
                 "players, starter_id, starter_name, locale, secret, windows, phase_id) "
-                "values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning id",
                 (
                     str(guild_id),
                     str(channel_id),
@@ -331,12 +345,12 @@ class AgendaStore:
                     phase_id,
                 ),
             )
-            agenda_id = cur.lastrowid
+            agenda_id = cur.fetchone()[0]
             self._log(c, agenda_id, starter, "start", name)
         return self.known(agenda_id)
 
     def set_message(self, agenda_id: int, message_id: str) -> None:
-        with self.state.transaction() as c:
+        with self.state.transaction(lock=agenda_lock(agenda_id)) as c:
             c.execute("update agendas set message_id = ? where id = ?", (str(message_id), agenda_id))
 
     def _open(self, agenda_id: int, locale) -> Agenda:
@@ -383,7 +397,7 @@ class AgendaStore:
         agenda = self._open(agenda_id, locale)
         voter = self.voter(agenda, user, locale)
         chosen = self.resolve_outcome(agenda, outcome, locale) if votes > 0 else None
-        with self.state.transaction() as c:
+        with self.state.transaction(lock=agenda_lock(agenda_id)) as c:
             if c.execute("select status from agendas where id = ?", (agenda_id,)).fetchone()[0] != "open":
                 raise UserError(t("agenda.closed", locale, name=agenda.name))
             self._windows_closed(c, agenda, locale)
@@ -396,10 +410,10 @@ class AgendaStore:
                     raise UserError(t("agenda.too_many_outcomes", locale, count=len(outcomes), limit=MAX_OUTCOMES))
                 c.execute("update agendas set outcomes = ? where id = ?", (json.dumps(outcomes, ensure_ascii=False), agenda_id))
             c.execute(
-                "insert into ballots (agenda_id, voter_id, voter_name, outcome, votes) values (?, ?, ?, ?, ?) "
+                "insert into ballots (agenda_id, voter_id, voter_name, outcome, votes, cast_at) values (?, ?, ?, ?, ?, ?) "
                 "on conflict (agenda_id, voter_id) do update set outcome = excluded.outcome, votes = excluded.votes, "
-                "voter_name = excluded.voter_name, cast_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
-                (agenda_id, voter.id, voter.name, chosen, votes if chosen else 0),
+                "voter_name = excluded.voter_name, cast_at = excluded.cast_at",
+                (agenda_id, voter.id, voter.name, chosen, votes if chosen else 0, now_text()),
             )
             self._log(c, agenda_id, voter, "vote" if chosen else "abstain", f"{chosen} {votes}" if chosen else "")
         return self.known(agenda_id)
@@ -421,7 +435,7 @@ class AgendaStore:
     def pass_window(self, agenda_id: int, user: Player, window: str, lasting: bool = False, locale="ko") -> Agenda:
         """A listed player passes in the open window (for the rest of the agenda with `lasting`)."""
         agenda, player = self._in_window(agenda_id, user, window, locale)
-        with self.state.transaction() as c:
+        with self.state.transaction(lock=agenda_lock(agenda_id)) as c:
             self._check_window(c, agenda, window, locale)
             windows.record_pass(c, agenda_id, window, player, lasting)
             self._log(c, agenda_id, player, "pass", f"{window}{' lasting' if lasting else ''}")
@@ -435,7 +449,7 @@ class AgendaStore:
         if len(card) > windows.MAX_CARD:
             raise UserError(t("agenda.card_too_long", locale, limit=windows.MAX_CARD))
         agenda, player = self._in_window(agenda_id, user, window, locale)
-        with self.state.transaction() as c:
+        with self.state.transaction(lock=agenda_lock(agenda_id)) as c:
             self._check_window(c, agenda, window, locale)
             windows.record_play(c, agenda_id, window, player, card)
             self._log(c, agenda_id, player, "play", f"{window} {card}")
@@ -475,7 +489,7 @@ class AgendaStore:
         agenda = self._open(agenda_id, locale)
         player = self.voter(agenda, user, locale)
         chosen = self.resolve_outcome(agenda, outcome, locale)
-        with self.state.transaction() as c:
+        with self.state.transaction(lock=agenda_lock(agenda_id)) as c:
             if agenda.windows:
                 passes, _ = windows.load(c, agenda_id)
                 if windows.open_window(agenda.players, passes) != "after":
@@ -495,11 +509,28 @@ class AgendaStore:
         return is_admin or agenda.starter.id == str(user.id) or (speaker is not None and speaker.matches(user.id, user.name))
 
     def close(self, agenda_id: int, user: Player, is_admin: bool, choice: str | None = None, locale="ko") -> Agenda:
-        agenda = self._open(agenda_id, locale)
-        if not self.can_manage(agenda, user, is_admin):
-            raise UserError(
-                t("agenda.no_permission", locale, speaker=agenda.speaker.name if agenda.speaker else agenda.starter.name)
+        """Resolve by the ballots as committed: read under the agenda's lock, so a ballot
+        another process records meanwhile is either counted or refused as too late."""
+        with self.state.transaction(lock=agenda_lock(agenda_id)) as c:
+            agenda = self._load(c, agenda_id)
+            if agenda is None:
+                raise UserError(t("agenda.not_found", locale))
+            if not agenda.open:
+                raise UserError(t("agenda.closed", locale, name=agenda.name))
+            if not self.can_manage(agenda, user, is_admin):
+                raise UserError(
+                    t("agenda.no_permission", locale, speaker=agenda.speaker.name if agenda.speaker else agenda.starter.name)
+                )
+            result = self._resolution(agenda, user, choice, locale)
+            c.execute(
+                "update agendas set status = 'closed', result = ?, closed_at = ? where id = ? and status = 'open'",
+                (json.dumps(result, ensure_ascii=False), now_text(), agenda_id),
             )
+            self._log(c, agenda_id, user, "close", result["winner"])
+        return self.known(agenda_id)
+
+    def _resolution(self, agenda: Agenda, user: Player, choice: str | None, locale) -> dict:
+        """Most votes wins; a tie is the speaker's choice among the tied (62.19)."""
         leaders = agenda.leaders()
         decided_by = "votes"
         if len(leaders) > 1:
@@ -514,23 +545,13 @@ class AgendaStore:
             winner, decided_by = chosen, "speaker"
         else:
             winner = leaders[0]
-        result = {
+        return {
             "winner": winner,
             "decided_by": decided_by,
             "tally": agenda.tally(),
             "card": card_fate(agenda, winner),
             "predicted_right": [name for _, (name, outcome) in agenda.predictions.items() if outcome == winner],
         }
-        with self.state.transaction() as c:
-            cur = c.execute(
-                "update agendas set status = 'closed', result = ?, closed_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') "
-                "where id = ? and status = 'open'",
-                (json.dumps(result, ensure_ascii=False), agenda_id),
-            )
-            if cur.rowcount != 1:
-                raise UserError(t("agenda.closed", locale, name=agenda.name))
-            self._log(c, agenda_id, user, "close", winner)
-        return self.known(agenda_id)
 
     def cancel(self, agenda_id: int, user: Player, is_admin: bool, locale="ko") -> Agenda:
         agenda = self._open(agenda_id, locale)
@@ -538,10 +559,10 @@ class AgendaStore:
             raise UserError(
                 t("agenda.no_permission", locale, speaker=agenda.speaker.name if agenda.speaker else agenda.starter.name)
             )
-        with self.state.transaction() as c:
+        with self.state.transaction(lock=agenda_lock(agenda_id)) as c:
             c.execute(
-                "update agendas set status = 'cancelled', closed_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') where id = ?",
-                (agenda_id,),
+                "update agendas set status = 'cancelled', closed_at = ? where id = ?",
+                (now_text(), agenda_id),
             )
             self._log(c, agenda_id, user, "cancel", "")
         return self.known(agenda_id)

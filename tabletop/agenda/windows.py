@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tabletop.store import now_text
+
 WINDOWS = ("when", "after")
 MAX_CARD = 100  # a card's name as typed: the longest official agenda-phase card name is ~40
 
@@ -48,9 +50,10 @@ def waiting(players, passes: list[Pass], window: str) -> list:
 
 def record_pass(c, agenda_id: int, window: str, player, lasting: bool) -> None:
     c.execute(
-        "insert into agenda_passes (agenda_id, stage, player_id, player_name, lasting) values (?, ?, ?, ?, ?) "
-        "on conflict (agenda_id, stage, player_id) do update set lasting = max(lasting, excluded.lasting)",
-        (agenda_id, window, player.id, player.name, int(lasting)),
+        "insert into agenda_passes (agenda_id, stage, player_id, player_name, lasting, at) values (?, ?, ?, ?, ?, ?) "
+        "on conflict (agenda_id, stage, player_id) do update set lasting = "
+        "case when excluded.lasting > agenda_passes.lasting then excluded.lasting else agenda_passes.lasting end",
+        (agenda_id, window, player.id, player.name, int(lasting), now_text()),
     )
 
 
@@ -68,7 +71,7 @@ def load(c, agenda_id: int) -> tuple[list[Pass], list[Play]]:
     passes = [
         Pass(w, pid, name, bool(lasting))
         for w, pid, name, lasting in c.execute(
-            "select stage, player_id, player_name, lasting from agenda_passes where agenda_id = ? order by rowid",
+            "select stage, player_id, player_name, lasting from agenda_passes where agenda_id = ? order by at, player_id",
             (agenda_id,),
         )
     ]

@@ -239,10 +239,10 @@ def roll(ctx: Context, dice: str, seed=None):
 
 
 def _logged(ctx: Context, roll_id: int) -> dict:
-    row = ctx.state.conn.execute("select command from rolls where id = ?", (roll_id,)).fetchone()
-    if row is None:
+    command = ctx.state.logged_roll(roll_id)
+    if command is None:
         raise UserError(t("dice.unknown_roll", ctx.locale))
-    return json.loads(row[0])
+    return json.loads(command)
 
 
 def roll_again(ctx: Context, roll_id: int):

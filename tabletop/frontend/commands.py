@@ -9,6 +9,7 @@ The table knows no feature: each feature module declares its commands with `@com
 from __future__ import annotations
 
 import json
+import logging
 import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -17,8 +18,10 @@ from dataclasses import dataclass
 from tabletop.errors import UserError
 from tabletop.frontend.i18n import t
 from tabletop.frontend.render import Paged, Reply
-from tabletop.frontend.state import StateDB
 from tabletop.rules.compendium import DEFAULT_GAME, Compendium
+from tabletop.store import StateStore
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -26,7 +29,7 @@ class Context:
     """Who is asking, where, and with which data. Front ends fill it in."""
 
     compendium: Compendium
-    state: StateDB
+    state: StateStore
     locale: str = "ko"
     user_id: str = "console"
     user_name: str = "console"
@@ -161,11 +164,15 @@ def run(ctx: Context, command_name: str, /, **values):
 def log_roll(ctx: Context, name: str, options: dict, seed: int, summary: str) -> str | None:
     """Write a dice command to the state database; returns its "roll again" button's custom_id.
     The button replays the command (same options, a fresh seed) through this table. With a
-    read-only state database the dice still roll, without the log and its button (None)."""
+    read-only or unreachable state store the dice still roll, without the log and its button (None)."""
     if ctx.state.read_only:
         return None
     spec = json.dumps({"command": name, "options": options}, ensure_ascii=False)
-    roll_id = ctx.state.log_roll(ctx.guild_id, ctx.channel_id, ctx.user_id, spec, str(seed), summary)
+    try:
+        roll_id = ctx.state.log_roll(ctx.guild_id, ctx.channel_id, ctx.user_id, spec, str(seed), summary)
+    except UserError as exc:  # a state server that is down: the dice still roll, unlogged
+        log.warning("roll not logged: %s", exc.message)
+        return None
     return f"combat:again:{roll_id}"
 
 

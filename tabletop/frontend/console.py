@@ -19,9 +19,9 @@ from tabletop import features
 from tabletop.frontend import commands
 from tabletop.frontend.i18n import t
 from tabletop.frontend.render import Button, Choice, Paged, Reply, choices, harmless
-from tabletop.frontend.state import StateDB
 from tabletop.rules.answers import UserError, check_game, error_reply
 from tabletop.rules.compendium import Compendium
+from tabletop.store import StateStore
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +55,7 @@ def _is_game(ctx: commands.Context, value: str) -> bool:
 
 def run(
     compendium: Compendium,
-    state: StateDB,
+    state: StateStore,
     stdin: TextIO = sys.stdin,
     stdout: TextIO = sys.stdout,
     as_json: bool = False,

@@ -1,0 +1,71 @@
+"""Core work off the event loop. Every command's core call runs in a small thread pool, so the
+gateway's heartbeat and every other user's interaction keep moving while one is computed; the
+request's context variables (locale, log fields, the request id) go with it.
+
+Heavy work (exact odds, rolled battles, the chart) takes one of a few slots, so it can never fill
+the pool, and every call has a time limit inside Discord's 3-second deadline: past it, the user
+is told in a sentence (the work finishes in its thread, its result unused)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import functools
+import logging
+from concurrent.futures import ThreadPoolExecutor
+
+from tabletop.errors import UserError
+from tabletop.frontend import commands as core
+from tabletop.frontend.i18n import t
+
+log = logging.getLogger(__name__)
+
+# Threads for core calls: enough that a few slow answers (a state server far away) leave room
+# for the rest; each holds at most one state connection (the PostgreSQL pool's size).
+WORKERS = 8
+# Heavy calls at once: with two cores, two CPU-bound solvers already fill the machine.
+HEAVY_SLOTS = 2
+# Discord drops an interaction not answered within 3 s; sending the answer takes the rest.
+TIME_LIMIT = 2.5
+HEAVY = ("odds", "combat")  # command names whose work is CPU-bound
+
+_pool = ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="core")
+_slots: dict[asyncio.AbstractEventLoop, asyncio.Semaphore] = {}
+
+
+def _heavy_slots() -> asyncio.Semaphore:
+    loop = asyncio.get_running_loop()
+    if loop not in _slots:
+        _slots[loop] = asyncio.Semaphore(HEAVY_SLOTS)
+    return _slots[loop]
+
+
+async def call(fn, *args, heavy: bool = False, locale: str = "ko", **kwargs):
+    """`fn(*args, **kwargs)` in the pool, with this request's context; a UserError past the
+    time limit (or while every heavy slot stays busy that long)."""
+    loop = asyncio.get_running_loop()
+    context = contextvars.copy_context()
+    work = functools.partial(context.run, fn, *args, **kwargs)
+    if not heavy:
+        return await _limited(loop.run_in_executor(_pool, work), locale)
+    slots = _heavy_slots()
+    try:
+        await asyncio.wait_for(slots.acquire(), TIME_LIMIT)
+    except TimeoutError:
+        raise UserError(t("error.busy", locale)) from None
+    future = loop.run_in_executor(_pool, work)
+    future.add_done_callback(lambda _: slots.release())  # the slot is free when the work is, not before
+    return await _limited(future, locale)
+
+
+async def _limited(future: asyncio.Future, locale: str):
+    try:
+        return await asyncio.wait_for(asyncio.shield(future), TIME_LIMIT)
+    except TimeoutError:
+        log.warning("a command took longer than %.1f s: answered with a refusal", TIME_LIMIT)
+        raise UserError(t("error.too_slow", locale, seconds=TIME_LIMIT)) from None
+
+
+async def run(ctx: core.Context, name: str, /, **values):
+    """`core.run` off the event loop: the command table's answer to one interaction."""
+    return await call(core.run, ctx, name, heavy=name.split()[0] in HEAVY, locale=ctx.locale, **values)

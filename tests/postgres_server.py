@@ -1,0 +1,91 @@
+"""A throwaway PostgreSQL server for the tests: Debian's server binaries (installed by
+tools/system-packages), a new cluster in a temporary folder, a Unix socket only (no port
+opened), trust authentication, stopped when the session ends. Run as root (CI), the server runs
+as the `postgres` user (initdb refuses root)."""
+
+from __future__ import annotations
+
+import getpass
+import glob
+import os
+import pwd
+import shutil
+import subprocess
+import tempfile
+import uuid
+from pathlib import Path
+
+SUPERUSER = "tabletop"
+PORT = 5432  # only names the socket file: no TCP port is opened
+
+
+def server_binaries() -> Path:
+    """The newest installed server's bin folder; a clear failure when there is none."""
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"), key=lambda p: int(Path(p).parent.parent.name))
+    if found:
+        return Path(found[-1]).parent
+    on_path = shutil.which("initdb")
+    if on_path:
+        return Path(on_path).parent
+    raise RuntimeError("PostgreSQL's server is not installed: run `bash tools/system-packages` (Debian package postgresql)")
+
+
+class Server:
+    def __init__(self) -> None:
+        self.bin = server_binaries()
+        self.folder = Path(tempfile.mkdtemp(prefix="pg-test-"))
+        self.data = self.folder / "data"
+        self.socket = self.folder
+        self.user = "postgres" if os.geteuid() == 0 else getpass.getuser()
+        if os.geteuid() == 0:
+            entry = pwd.getpwnam(self.user)
+            os.chown(self.folder, entry.pw_uid, entry.pw_gid)
+        self.started = False
+
+    def _run(self, *args: str) -> None:
+        subprocess.run(
+            [str(self.bin / args[0]), *args[1:]],
+            check=True,
+            capture_output=True,
+            user=self.user if os.geteuid() == 0 else None,
+            cwd=self.folder,
+        )
+
+    def start(self, durable: bool = False) -> Server:
+        """`durable`: fsync on, as a real server runs (benchmarks); tests skip it for speed."""
+        self._run("initdb", "-D", str(self.data), "-U", SUPERUSER, "--auth=trust", "--encoding=UTF8", "--no-sync")
+        options = f"-k {self.socket} -c listen_addresses='' -p {PORT} -c max_connections=200"
+        if not durable:
+            options += " -c fsync=off"
+        self._run("pg_ctl", "-D", str(self.data), "-o", options, "-l", str(self.folder / "server.log"), "-w", "start")
+        self.started = True
+        return self
+
+    def stop(self) -> None:
+        if self.started:
+            self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
+            self.started = False
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+    def url(self, database: str = "postgres", user: str = SUPERUSER) -> str:
+        return f"postgresql://{user}@/{database}?host={self.socket}&port={PORT}"
+
+    def new_database(self) -> str:
+        """A fresh, empty database; its URL."""
+        import psycopg
+
+        name = f"t_{uuid.uuid4().hex[:12]}"
+        with psycopg.connect(self.url(), autocommit=True) as conn:
+            conn.execute(f"create database {name}")
+        return self.url(name)
+
+    def disconnect_all(self, url: str) -> None:
+        """Ends every session on the URL's database, as a server restart would."""
+        import psycopg
+
+        database = url.split("/")[-1].split("?")[0]
+        with psycopg.connect(self.url(), autocommit=True) as conn:
+            conn.execute(
+                "select pg_terminate_backend(pid) from pg_stat_activity where datname = %s and pid <> pg_backend_pid()",
+                (database,),
+            )

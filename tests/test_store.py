@@ -1,0 +1,241 @@
+"""The state store on both backends, against a real PostgreSQL server: the same agenda gives the
+same result on each; processes writing at once lose, duplicate and misreport nothing; a request
+delivered twice changes state once; a server that is down, or refuses us, is one sentence and
+never stops rules or dice."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from tabletop.agenda import phase
+from tabletop.agenda.store import AGAINST, FOR, AgendaStore, Player
+from tabletop.errors import UserError
+from tabletop.store import StateUnavailable, begin_request, open_state
+from tabletop.store import postgres as pg_backend
+from tabletop.store.schema import MIGRATIONS
+
+ROOT = Path(__file__).resolve().parent.parent
+STARTER = Player("s", "Speaker")
+ALICE, BOB, CAROL = Player("a", "Alice"), Player("b", "Bob"), Player("c", "Carol")
+
+
+@pytest.fixture(autouse=True)
+def _no_request():
+    begin_request(None)  # each test starts outside any interaction
+    yield
+    begin_request(None)
+
+
+def test_an_agenda_resolves_the_same_on_each_backend(state_target):
+    store = AgendaStore(open_state(state_target))
+    a = store.start("g", "c", STARTER, "분리 독트린", [], "for-against", "law", ALICE, [ALICE, BOB, CAROL])
+    store.predict(a.id, CAROL, "가결")
+    store.vote(a.id, ALICE, "가결", 4)
+    store.vote(a.id, BOB, "부결", 3)
+    store.vote(a.id, CAROL, "찬성", 1)
+    store.vote(a.id, BOB, "부결", 2)  # a changed ballot replaces the first
+    closed = store.close(a.id, STARTER, False)
+    assert closed.result == {
+        "winner": FOR,
+        "decided_by": "votes",
+        "tally": {FOR: 5, AGAINST: 2},
+        "card": "stays",
+        "predicted_right": ["Carol"],
+    }
+    assert [b.voter_id for b in closed.ballots] == ["a", "c", "b"]  # in the order last cast
+    assert [e["action"] for e in store.log(a.id)] == ["start", "predict", "vote", "vote", "vote", "vote", "close"]
+    assert store.state.version == len(MIGRATIONS)
+
+
+def test_a_tie_is_the_speakers_and_settings_and_rolls_persist(state_target):
+    state = open_state(state_target)
+    store = AgendaStore(state)
+    a = store.start("g", "c", STARTER, "X", [], "for-against", None, ALICE, [ALICE, BOB])
+    store.vote(a.id, ALICE, "가결", 2)
+    store.vote(a.id, BOB, "부결", 2)
+    with pytest.raises(UserError):
+        store.close(a.id, STARTER, False)  # a tie needs the speaker's choice
+    assert store.close(a.id, ALICE, False, choice="부결").result["winner"] == AGAINST
+    state.set_setting("g", "game", "liftoff")
+    state.set_setting("g", "game", "ti4")
+    roll = state.log_roll("g", "c", "u", '{"command": "roll"}', "7", "3")
+    state.close()
+    again = open_state(state_target)  # a restart, or another process
+    assert again.get_setting("g", "game") == "ti4"
+    assert again.logged_roll(roll) == '{"command": "roll"}'
+    assert again.logged_roll(roll + 1000) is None
+
+
+def test_one_open_agenda_per_channel_is_the_databases_rule(state_target):
+    store = AgendaStore(open_state(state_target))
+    store.start("g", "c", STARTER, "first", [], "for-against")
+    with store.state.transaction() as c, pytest.raises(Exception) as caught:
+        c.execute(
+            "insert into agendas (guild_id, channel_id, name, outcome_type, outcomes, players, starter_id, starter_name) "
+            "values ('g', 'c', 'second', 'for-against', '[]', '[]', 's', 'S')"
+        )
+    assert "unique" in str(caught.value).lower()
+
+
+WORKER = textwrap.dedent(
+    """
+    import sys, time
+    from pathlib import Path
+    sys.path.insert(0, {root!r})
+    from tabletop.agenda.store import AgendaStore, Player
+    from tabletop.errors import UserError
+    from tabletop.store import begin_request, open_state
+    target, action, agenda_id, first, count, go = sys.argv[1:7]
+    store = AgendaStore(open_state(target))
+    while not Path(go).exists():
+        time.sleep(0.005)
+    for i in range(int(first), int(first) + int(count)):
+        try:
+            if action == "vote":
+                store.vote(int(agenda_id), Player(f"u{{i}}", f"U{{i}}"), f"Planet {{i}}", 1)
+            elif action == "close":
+                store.close(int(agenda_id), Player("s", "Speaker"), True)
+            elif action == "press":  # the same interaction delivered to every process
+                begin_request("1234567890")
+                store.play_card(int(agenda_id), Player("a", "Alice"), "when", "Veto")
+            print("ok", flush=True)
+        except UserError as exc:
+            print("refused", exc.message, flush=True)
+    """
+).format(root=str(ROOT))
+
+
+def _race(target: str, tmp_path: Path, action: str, agenda_id: int, parts: list[tuple[int, int]]) -> list[str]:
+    """Run one worker process per part at the same moment; every line they printed."""
+    go = tmp_path / f"go-{action}"
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", WORKER, target, action, str(agenda_id), str(first), str(count), str(go)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for first, count in parts
+    ]
+    time.sleep(1.5)  # every process has opened its store and waits
+    go.touch()
+    lines = []
+    for p in procs:
+        out, err = p.communicate(timeout=120)
+        assert p.returncode == 0, err
+        lines += out.splitlines()
+    return lines
+
+
+def test_processes_voting_at_once_lose_no_planet_and_no_ballot(state_target, tmp_path):
+    store = AgendaStore(open_state(state_target))
+    a = store.start("g", "c", STARTER, "Imperial Arbiter", [], "elect-planet")
+    lines = _race(state_target, tmp_path, "vote", a.id, [(0, 12), (12, 12)])
+    assert lines.count("ok") == 24
+    got = store.get(a.id)
+    assert sorted(got.outcomes) == sorted(f"Planet {i}" for i in range(24))
+    assert {b.voter_id: b.outcome for b in got.ballots} == {f"u{i}": f"Planet {i}" for i in range(24)}
+
+
+def test_two_processes_closing_one_agenda_close_it_once_and_open_the_next_once(state_target, tmp_path):
+    store = AgendaStore(open_state(state_target))
+    first = phase.start(store, "g", "c", STARTER, [ALICE, BOB], ALICE, False, ["A", "B"], "ko")
+    store.vote(first.id, ALICE, "가결", 3)
+    lines = _race(state_target, tmp_path, "close", first.id, [(0, 1), (1, 1), (2, 1)])
+    assert lines.count("ok") == 1 and len(lines) == 3
+    assert [e["action"] for e in store.log(first.id)].count("close") == 1
+    closed = store.known(first.id)
+    nxt, over = phase.advance(store, closed, STARTER, "ko")
+    assert nxt is not None and nxt.name == "B" and not over
+    assert phase.advance(store, closed, STARTER, "ko") == (None, False)  # already advanced: nothing twice
+
+
+def test_the_same_press_delivered_to_three_processes_counts_once(state_target, tmp_path):
+    store = AgendaStore(open_state(state_target))
+    a = store.start("g", "c", STARTER, "X", [], "for-against", None, ALICE, [ALICE, BOB], with_windows=True)
+    lines = _race(state_target, tmp_path, "press", a.id, [(0, 1), (1, 1), (2, 1)])
+    assert lines.count("ok") == 1
+    assert sum(line.startswith("refused") and "이미 처리" in line for line in lines) == 2
+    assert [p.card for p in store.get(a.id).plays] == ["Veto"]
+
+
+def test_a_repeated_request_in_one_process_changes_nothing_and_says_so(state_target):
+    store = AgendaStore(open_state(state_target))
+    a = store.start("g", "c", STARTER, "X", [], "for-against")
+    begin_request("42")
+    store.vote(a.id, ALICE, "가결", 2)
+    begin_request("42")  # the gateway delivered it again
+    with pytest.raises(UserError, match="이미 처리"):
+        store.vote(a.id, ALICE, "가결", 2)
+    begin_request("43")  # a new press of the same button is a new request
+    store.vote(a.id, ALICE, "부결", 1)
+    assert [e["action"] for e in store.log(a.id)] == ["start", "vote", "vote"]
+
+
+# --- faults --------------------------------------------------------------------------------
+
+
+def test_a_server_that_is_not_there_is_a_sentence_and_rules_settings_fall_back(tmp_path):
+    url = f"postgresql://tabletop:hunter2@/tabletop?host={tmp_path}&port=5999"
+    state = open_state(url)
+    assert "hunter2" not in state.problem and "***" in state.problem
+    assert str(tmp_path) in state.problem or "5999" in state.problem
+    assert state.get_setting("g", "game", "ti4") == "ti4"  # rules keep their server's default
+    store = AgendaStore(state)
+    with pytest.raises(UserError) as refused:
+        store.start("g", "c", STARTER, "X", [])
+    assert "연결할 수 없어요" in refused.value.message and "hunter2" not in refused.value.message
+    state.close()
+
+
+def test_a_role_the_server_refuses_is_a_sentence_naming_it(pg_server):
+    state = open_state(pg_server.url(user="nobody_here"))
+    assert "nobody_here" in state.problem
+    with pytest.raises(UserError, match="연결할 수 없어요"):
+        state.set_setting("g", "chat", "off")
+    state.close()
+
+
+def test_a_malformed_url_is_refused_at_start():
+    with pytest.raises(StateUnavailable, match="postgresql://"):
+        open_state("postgresql://user@host:notaport/db?bad=")
+    with pytest.raises(StateUnavailable):
+        open_state("postgres:/only-one-slash")
+
+
+def test_a_server_lost_mid_session_is_answered_then_recovered(pg_server, pg_url, monkeypatch):
+    monkeypatch.setattr(pg_backend, "RETRY_EVERY", 0.0)
+    state = open_state(pg_url)
+    store = AgendaStore(state)
+    a = store.start("g", "c", STARTER, "X", [], "for-against")
+    pg_server.disconnect_all(pg_url)
+    outcomes = []
+    for _ in range(3):  # the pooled connection is dead: said once, then a new one works
+        try:
+            store.vote(a.id, ALICE, "가결", 2)
+            outcomes.append("ok")
+        except UserError as exc:
+            assert "연결할 수 없어요" in exc.message
+            outcomes.append("refused")
+    assert "ok" in outcomes
+    assert store.get(a.id).tally()[FOR] == 2
+
+
+def test_the_console_with_its_server_down_still_answers_rules_and_dice(cli_env, tmp_path):
+    cli_env["STATE_DB"] = f"postgresql://tabletop@/tabletop?host={tmp_path}&port=5998"
+    script = "/rule 79.1\n/roll dice:2d6 seed:3\n/agenda start name:분리 독트린\n"
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bot.py"), "console"], input=script, capture_output=True, text=True, env=cli_env, timeout=180
+    )
+    assert done.returncode == 0, done.stderr
+    assert "79.1" in done.stdout
+    assert "2d6" in done.stdout
+    assert done.stdout.count("연결할 수 없어요") == 1  # the agenda, told once, and no traceback
+    assert "Traceback" not in done.stdout + done.stderr
+    assert "연결할 수 없어요" in done.stderr  # said at start too
