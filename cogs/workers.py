@@ -27,7 +27,11 @@ WORKERS = 8
 HEAVY_SLOTS = 2
 # Discord drops an interaction not answered within 3 s; sending the answer takes the rest.
 TIME_LIMIT = 2.5
+# The exact odds answer after deferring ("thinking…"), which Discord allows 15 minutes; a player
+# at the table waits seconds, and a fight the solver cannot finish by then is refused.
+DEFERRED_LIMIT = 20.0
 HEAVY = ("odds", "combat")  # command names whose work is CPU-bound
+DEFERRED = ("odds",)  # command names the adapter answers after deferring
 
 _pool = ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="core")
 _slots: dict[asyncio.AbstractEventLoop, asyncio.Semaphore] = {}
@@ -40,32 +44,35 @@ def _heavy_slots() -> asyncio.Semaphore:
     return _slots[loop]
 
 
-async def call(fn, *args, heavy: bool = False, locale: str = "ko", **kwargs):
+async def call(fn, *args, heavy: bool = False, locale: str = "ko", limit: float | None = None, **kwargs):
     """`fn(*args, **kwargs)` in the pool, with this request's context; a UserError past the
-    time limit (or while every heavy slot stays busy that long)."""
+    time limit (TIME_LIMIT unless given), or while every heavy slot stays busy that long."""
+    limit = TIME_LIMIT if limit is None else limit
     loop = asyncio.get_running_loop()
     context = contextvars.copy_context()
     work = functools.partial(context.run, fn, *args, **kwargs)
     if not heavy:
-        return await _limited(loop.run_in_executor(_pool, work), locale)
+        return await _limited(loop.run_in_executor(_pool, work), locale, limit)
     slots = _heavy_slots()
     try:
-        await asyncio.wait_for(slots.acquire(), TIME_LIMIT)
+        await asyncio.wait_for(slots.acquire(), limit)
     except TimeoutError:
         raise UserError(t("error.busy", locale)) from None
     future = loop.run_in_executor(_pool, work)
     future.add_done_callback(lambda _: slots.release())  # the slot is free when the work is, not before
-    return await _limited(future, locale)
+    return await _limited(future, locale, limit)
 
 
-async def _limited(future: asyncio.Future, locale: str):
+async def _limited(future: asyncio.Future, locale: str, limit: float):
     try:
-        return await asyncio.wait_for(asyncio.shield(future), TIME_LIMIT)
+        return await asyncio.wait_for(asyncio.shield(future), limit)
     except TimeoutError:
-        log.warning("a command took longer than %.1f s: answered with a refusal", TIME_LIMIT)
-        raise UserError(t("error.too_slow", locale, seconds=TIME_LIMIT)) from None
+        log.warning("a command took longer than %.1f s: answered with a refusal", limit)
+        raise UserError(t("error.too_slow", locale, seconds=limit)) from None
 
 
 async def run(ctx: core.Context, name: str, /, **values):
     """`core.run` off the event loop: the command table's answer to one interaction."""
-    return await call(core.run, ctx, name, heavy=name.split()[0] in HEAVY, locale=ctx.locale, **values)
+    kind = name.split()[0]
+    limit = DEFERRED_LIMIT if kind in DEFERRED else TIME_LIMIT
+    return await call(core.run, ctx, name, heavy=kind in HEAVY, locale=ctx.locale, limit=limit, **values)

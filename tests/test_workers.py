@@ -1,0 +1,72 @@
+"""Core work off the event loop: the loop keeps serving while a command computes, a call past
+the time limit is a sentence, and heavy work never holds more than its slots."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+
+import pytest
+
+from cogs import workers
+from tabletop.errors import UserError
+from tabletop.frontend.logs import guild_var
+
+
+async def test_the_loop_keeps_serving_while_a_command_computes():
+    ticks = 0
+
+    async def heartbeat():
+        nonlocal ticks
+        while True:
+            ticks += 1
+            await asyncio.sleep(0.01)
+
+    def busy():  # CPU work, as the exact odds are
+        end = time.perf_counter() + 0.5
+        while time.perf_counter() < end:
+            pass
+        return threading.current_thread().name
+
+    beat = asyncio.create_task(heartbeat())
+    name = await workers.call(busy, heavy=True)
+    beat.cancel()
+    assert name.startswith("core") and ticks >= 5  # inline, the loop would have ticked once
+
+
+async def test_the_request_context_goes_with_the_work():
+    guild_var.set("guild-77")
+    assert await workers.call(guild_var.get) == "guild-77"
+
+
+async def test_a_call_past_the_time_limit_is_a_sentence(monkeypatch):
+    monkeypatch.setattr(workers, "TIME_LIMIT", 0.1)
+    with pytest.raises(UserError, match="0.1초 안에 끝나지 않아"):
+        await workers.call(time.sleep, 0.5)
+    with pytest.raises(UserError, match="within 0.1 s"):
+        await workers.call(time.sleep, 0.5, locale="en")
+
+
+async def test_heavy_work_waits_for_a_slot_and_says_when_none_frees(monkeypatch):
+    monkeypatch.setattr(workers, "TIME_LIMIT", 0.3)
+    release = threading.Event()
+    running = 0
+    most = 0
+    lock = threading.Lock()
+
+    def solve():
+        nonlocal running, most
+        with lock:
+            running += 1
+            most = max(most, running)
+        release.wait(2)
+        with lock:
+            running -= 1
+
+    calls = [asyncio.create_task(workers.call(solve, heavy=True)) for _ in range(4)]
+    done = await asyncio.gather(*calls, return_exceptions=True)
+    release.set()
+    assert most == workers.HEAVY_SLOTS
+    messages = [d.message for d in done if isinstance(d, UserError)]
+    assert len(messages) == 4 and sum("밀려 있어요" in m for m in messages) == 4 - workers.HEAVY_SLOTS
