@@ -239,3 +239,30 @@ def test_the_console_with_its_server_down_still_answers_rules_and_dice(cli_env, 
     assert done.stdout.count("연결할 수 없어요") == 1  # the agenda, told once, and no traceback
     assert "Traceback" not in done.stdout + done.stderr
     assert "연결할 수 없어요" in done.stderr  # said at start too
+
+
+def test_the_console_runs_every_state_feature_on_postgresql(cli_env, pg_url):
+    cli_env["STATE_DB"] = pg_url
+    script = "\n".join(
+        [
+            "/settings game:liftoff",
+            "/settings game:ti4",
+            "/agenda start name:분리 독트린 players:Alice, Bob speaker:Bob",
+            "as Alice: /agenda vote outcome:가결 votes:4",
+            "as Bob: /agenda vote outcome:부결 votes:2",
+            "as Bob: /agenda close",
+            "/roll dice:3d10 seed:5",
+            "",
+        ]
+    )
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bot.py"), "console"], input=script, capture_output=True, text=True, env=cli_env, timeout=180
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stdout + done.stderr and "연결할 수 없어요" not in done.stdout
+    store = AgendaStore(open_state(pg_url))
+    closed = store.history("console", "console")[0]
+    assert closed.result["winner"] == FOR and closed.result["tally"] == {FOR: 4, AGAINST: 2}
+    assert store.state.get_setting("console", "game") == "ti4"
+    assert "combat:again:" not in done.stdout  # buttons are numbered in the console
+    assert store.state.logged_roll(1) is not None  # the roll was logged, in PostgreSQL
