@@ -90,14 +90,15 @@ async def post_agenda(interaction: discord.Interaction, ctx: core.Context, reply
         await interaction.response.send_message(**send_kwargs(reply, message_view(reply)))
         message = await interaction.original_response()
     if reply.agenda_id is not None and message is not None:
-        store(ctx).set_message(reply.agenda_id, str(message.id))
+        await workers.call(store(ctx).set_message, reply.agenda_id, str(message.id), locale=ctx.locale)
 
 
 async def record(interaction: discord.Interaction, agenda_id: int, act) -> None:
     """From the agenda message: commit (the core does), update that message, then tell the
     actor privately."""
     async with lock_for(agenda_id):
-        reply = act(agenda_context(interaction))
+        ctx = agenda_context(interaction)
+        reply = await workers.call(act, ctx, locale=ctx.locale)
         await interaction.response.edit_message(**send_kwargs(agenda_reply_of(reply), message_view(reply)))
     await interaction.followup.send(reply.ack, ephemeral=True)
 
@@ -179,7 +180,7 @@ class AgendaButton(discord.ui.DynamicItem[discord.ui.Button], template=_TEMPLATE
     async def callback(self, interaction: discord.Interaction) -> None:
         loc = locale_of(interaction)
         ctx = agenda_context(interaction)
-        agenda = store(ctx).get(self.agenda_id)
+        agenda = await workers.call(store(ctx).get, self.agenda_id, locale=loc)
         if agenda is None or not agenda.open:
             raise UserError(t("agenda.closed", loc, name=agenda.name if agenda else "?"))
         if self.action == "abstain":
@@ -225,7 +226,7 @@ class AgendaCog(commands.Cog):
 
     async def _act(self, interaction: discord.Interaction, name: str, **values) -> None:
         ctx = agenda_context(interaction)
-        current = store(ctx).current(ctx.guild_id, ctx.channel_id)
+        current = await workers.call(store(ctx).current, ctx.guild_id, ctx.channel_id, locale=ctx.locale)
         async with lock_for(current.id if current else 0):
             reply = await workers.run(ctx, name, **values)  # committed before anyone is told
             await interaction.response.send_message(reply.ack, ephemeral=True)
@@ -346,7 +347,7 @@ class AgendaCog(commands.Cog):
     @app_commands.describe(choice=L("opt.agenda.choice.desc"))
     async def close(self, interaction: discord.Interaction, choice: app_commands.Range[str, 1, 100] | None = None) -> None:
         ctx = agenda_context(interaction)
-        current = store(ctx).current(ctx.guild_id, ctx.channel_id)
+        current = await workers.call(store(ctx).current, ctx.guild_id, ctx.channel_id, locale=ctx.locale)
         async with lock_for(current.id if current else 0):
             reply = await workers.run(ctx, "agenda close", choice=choice)
             result = agenda_reply_of(reply)
