@@ -14,7 +14,7 @@ from tabletop.errors import UserError
 from tabletop.frontend.commands import Context, dispatch
 from tabletop.frontend.render import check_limits
 from tabletop.store import StateUnavailable, open_state
-from tabletop.store.schema import MIGRATIONS
+from tabletop.store.schema import migrations
 
 ALICE, BOB, CAROL, DAVE = (Player(f"name:{n.lower()}", n) for n in ("Alice", "Bob", "Carol", "Dave"))
 STARTER = Player("999", "Starter")
@@ -262,12 +262,12 @@ def test_a_restart_loses_nothing_and_gives_the_same_result(tmp_path):
 def test_state_database_migrates_from_an_old_version(tmp_path):
     path = tmp_path / "old.db"
     conn = sqlite3.connect(path)
-    conn.executescript(MIGRATIONS[0] + "pragma user_version = 1;")
+    conn.executescript(migrations()[0] + "pragma user_version = 1;")
     conn.execute("insert into settings values ('g', 'chat', 'off')")
     conn.commit()
     conn.close()
     state = open_state(path)
-    assert state.version == len(MIGRATIONS)
+    assert state.version == len(migrations())
     assert state.get_setting("g", "chat") == "off"
     assert state.conn.execute("pragma journal_mode").fetchone()[0] == "wal"
 
@@ -275,7 +275,7 @@ def test_state_database_migrates_from_an_old_version(tmp_path):
 def test_a_newer_database_is_refused(tmp_path):
     path = tmp_path / "new.db"
     conn = sqlite3.connect(path)
-    conn.execute(f"pragma user_version = {len(MIGRATIONS) + 1}")
+    conn.execute(f"pragma user_version = {len(migrations()) + 1}")
     conn.close()
     with pytest.raises(StateUnavailable, match="업그레이드"):
         open_state(path)

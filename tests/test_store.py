@@ -18,7 +18,7 @@ from tabletop.agenda.store import AGAINST, FOR, AgendaStore, Player
 from tabletop.errors import UserError
 from tabletop.store import StateUnavailable, begin_request, open_state
 from tabletop.store import postgres as pg_backend
-from tabletop.store.schema import MIGRATIONS
+from tabletop.store.schema import migrations
 
 ROOT = Path(__file__).resolve().parent.parent
 STARTER = Player("s", "Speaker")
@@ -50,7 +50,7 @@ def test_an_agenda_resolves_the_same_on_each_backend(state_target):
     }
     assert [b.voter_id for b in closed.ballots] == ["a", "c", "b"]  # in the order last cast
     assert [e["action"] for e in store.log(a.id)] == ["start", "predict", "vote", "vote", "vote", "vote", "close"]
-    assert store.state.version == len(MIGRATIONS)
+    assert store.state.version == len(migrations())
 
 
 def test_a_tie_is_the_speakers_and_settings_and_rolls_persist(state_target):
@@ -266,3 +266,35 @@ def test_the_console_runs_every_state_feature_on_postgresql(cli_env, pg_url):
     assert store.state.get_setting("console", "game") == "ti4"
     assert "combat:again:" not in done.stdout  # buttons are numbered in the console
     assert store.state.logged_roll(1) is not None  # the roll was logged, in PostgreSQL
+
+
+def test_each_owner_registers_its_own_migrations_and_a_gap_is_refused(monkeypatch):
+    from tabletop.store import schema
+
+    owners = {number: owner for number, (owner, _) in schema._REGISTERED.items()}
+    assert owners[1] == owners[3] == owners[7] == "store" and owners[2] == owners[8] == "agenda"
+    with pytest.raises(ValueError, match="declared by agenda and by combat"):
+        schema.register(2, "combat", "create table x (a integer);")
+    monkeypatch.setattr(schema, "_REGISTERED", {n: v for n, v in schema._REGISTERED.items() if v[0] == "store"})
+    with pytest.raises(RuntimeError, match=r"\[2, 4, 5, 6\] are not registered"):
+        schema.migrations()
+
+
+async def test_the_discord_adapter_votes_on_each_backend_and_counts_a_redelivery_once(state_target):
+    from discord_fakes import FakeBot, FakeInteraction, FakeUser
+
+    from cogs.agenda import AgendaCog, VoteModal
+
+    state = open_state(state_target)
+    bot = FakeBot(state=state, compendium=None, user=FakeUser(999, "bot", bot=True))
+    cog = AgendaCog(bot)
+    await cog.start.callback(cog, FakeInteraction(bot), name="분리 독트린", players="<@1> <@2>")
+    form = VoteModal(1, "가결", "ko")
+    form.votes._value = "6"
+    first = FakeInteraction(bot, user=FakeUser(2, "Bob"))
+    await form.on_submit(first)
+    assert first.log[0].method == "edit_message" and "가결** — 6표" in first.log[0].embed.description
+    again = FakeInteraction(bot, user=FakeUser(2, "Bob"), id=first.id)
+    await form.on_submit(again)
+    assert again.log[0].ephemeral and "이미 처리" in again.log[0].text
+    assert AgendaStore(state).get(1).tally()[FOR] == 6

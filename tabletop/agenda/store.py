@@ -19,6 +19,7 @@ import json
 import re
 from dataclasses import dataclass, field
 
+from tabletop.agenda import schema as _schema  # noqa: F401 - registers the agenda's tables
 from tabletop.agenda import windows
 from tabletop.agenda.windows import Pass, Play
 from tabletop.errors import UserError

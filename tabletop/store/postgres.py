@@ -28,7 +28,7 @@ import psycopg_pool
 from tabletop.errors import UserError
 from tabletop.frontend.i18n import t
 from tabletop.store.base import StateStore, StateUnavailable
-from tabletop.store.schema import MIGRATIONS, render
+from tabletop.store.schema import migrations, render
 
 log = logging.getLogger(__name__)
 
@@ -155,6 +155,7 @@ class PostgresState(StateStore):
                 self._ready = True
 
     def migrate(self) -> None:
+        scripts = migrations()
         with self._connection() as conn, conn.transaction():
             conn.execute("select pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
             conn.execute("create table if not exists schema_version (version integer not null)")
@@ -162,12 +163,12 @@ class PostgresState(StateStore):
             current = row[0] if row else 0
             if row is None:
                 conn.execute("insert into schema_version values (0)")
-            if current > len(MIGRATIONS):
-                raise StateUnavailable(t("state.too_new", self.locale, path=self.target, version=current, ours=len(MIGRATIONS)))
-            for script in MIGRATIONS[current:]:
+            if current > len(scripts):
+                raise StateUnavailable(t("state.too_new", self.locale, path=self.target, version=current, ours=len(scripts)))
+            for script in scripts[current:]:
                 for statement in render(script, self.dialect):
                     conn.execute(statement)
-            conn.execute("update schema_version set version = %s", (len(MIGRATIONS),))
+            conn.execute("update schema_version set version = %s", (len(scripts),))
 
     @property
     def version(self) -> int:

@@ -3,8 +3,11 @@ that SQLite and PostgreSQL share, with two placeholders for what they spell diff
 `{id}` (an integer key the database numbers) and `{now}` (the time of the insert, as an ISO
 text that sorts as it reads). `render` fills them in for one backend.
 
-Owners: settings (1), rolls (3) and handled requests (7) belong to the store itself; every
-other migration belongs to the agenda feature (glossary 62-63).
+Each owner registers its own migrations: the store its settings, roll log and handled requests
+here, a feature its tables in its own module (the agenda: `tabletop/agenda/schema.py`), loaded
+with the feature list. One sequence of numbers runs through them all, so that a database's
+version says everything it holds; a number missing at migration time (a feature not loaded) is
+refused rather than skipped.
 """
 
 from __future__ import annotations
@@ -20,8 +23,36 @@ _SPELLINGS = {
     },
 }
 
-MIGRATIONS: list[str] = [
-    # 1: server settings
+_REGISTERED: dict[int, tuple[str, str]] = {}  # number -> (owner, script)
+
+
+def register(number: int, owner: str, script: str) -> None:
+    """Declare migration `number`; declaring it again the same way (a module reloaded) is fine."""
+    if _REGISTERED.get(number, (owner, script)) != (owner, script):
+        raise ValueError(f"state migration {number} is declared by {_REGISTERED[number][0]} and by {owner}")
+    _REGISTERED[number] = (owner, script)
+
+
+def migrations() -> list[str]:
+    """Every registered migration in order; a gap means a feature's module was not loaded."""
+    numbers = sorted(_REGISTERED)
+    if numbers != list(range(1, len(numbers) + 1)):
+        missing = sorted(set(range(1, (numbers[-1] if numbers else 0) + 1)) - set(numbers))
+        raise RuntimeError(f"state migrations {missing} are not registered: load the features first (tabletop.features.load)")
+    return [_REGISTERED[n][1] for n in numbers]
+
+
+def render(script: str, dialect: str) -> list[str]:
+    """One migration's statements in one backend's spelling."""
+    filled = script.format(**_SPELLINGS[dialect])
+    lines = (line.split("--", 1)[0] for line in filled.splitlines())
+    return [s.strip() for s in "\n".join(lines).split(";") if s.strip()]
+
+
+# 1: server settings
+register(
+    1,
+    "store",
     """
     create table settings (
         guild_id text not null,
@@ -30,57 +61,11 @@ MIGRATIONS: list[str] = [
         primary key (guild_id, key)
     );
     """,
-    # 2: agenda votes (glossary 62-63)
-    """
-    create table agendas (
-        id {id},
-        guild_id text not null,
-        channel_id text not null,
-        message_id text,
-        name text not null,
-        outcome_type text not null,
-        card_kind text,
-        outcomes text not null,          -- JSON list of outcome names
-        speaker text,                    -- display name of the speaker
-        speaker_id text,
-        players text not null,           -- JSON list of {{id, name}} in voting order
-        starter_id text not null,
-        starter_name text not null,
-        status text not null default 'open',   -- open | closed | cancelled
-        result text,                     -- JSON of the resolution when closed
-        created_at text not null default {now},
-        closed_at text
-    );
-    create index agendas_open on agendas (status, guild_id, channel_id);
-    create table ballots (
-        agenda_id integer not null references agendas(id),
-        voter_id text not null,
-        voter_name text not null,
-        outcome text,                    -- null: abstained
-        votes integer not null,
-        cast_at text not null default {now},
-        primary key (agenda_id, voter_id)
-    );
-    create table predictions (
-        agenda_id integer not null references agendas(id),
-        player_id text not null,
-        player_name text not null,
-        outcome text not null,
-        made_at text not null default {now},
-        primary key (agenda_id, player_id)
-    );
-    create table agenda_log (
-        id {id},
-        agenda_id integer not null references agendas(id),
-        actor_id text not null,
-        actor_name text not null,
-        action text not null,            -- start | vote | abstain | predict | close | cancel
-        detail text not null default '',
-        at text not null default {now}
-    );
-    create index agenda_log_agenda on agenda_log (agenda_id);
-    """,
-    # 3: dice and combat roll log, so a result can be checked later by its seed
+)
+# 3: dice and combat roll log, so a result can be checked later by its seed
+register(
+    3,
+    "store",
     """
     create table rolls (
         id {id},
@@ -93,64 +78,16 @@ MIGRATIONS: list[str] = [
         at text not null default {now}
     );
     """,
-    # 4: an agenda message keeps the language it was started in, whoever clicks later
+)
+# 7: a request (a Discord interaction) delivered twice, or to two processes, changes state once
+register(
+    7,
+    "store",
     """
-    alter table agendas add column locale text not null default 'ko';
-    """,
-    # 5: secret ballots: each ballot shown only to its voter until the agenda closes
-    """
-    alter table agendas add column secret integer not null default 0;
-    """,
-    # 6: the when and after windows (passes, cards played) and the agenda phase as a whole
-    """
-    alter table agendas add column windows integer not null default 0;
-    alter table agendas add column phase_id integer;
-    create table agenda_passes (
-        agenda_id integer not null references agendas(id),
-        stage text not null,             -- the window: when | after
-        player_id text not null,
-        player_name text not null,
-        lasting integer not null default 0,
-        primary key (agenda_id, stage, player_id)
-    );
-    create table agenda_plays (
-        id {id},
-        agenda_id integer not null references agendas(id),
-        stage text not null,
-        player_id text not null,
-        player_name text not null,
-        card text not null,
-        at text not null default {now}
-    );
-    create table agenda_phases (
-        id {id},
-        guild_id text not null,
-        channel_id text not null,
-        players text not null,           -- JSON list of {{id, name}} as given
-        speaker text,                    -- JSON {{id, name}}
-        windows integer not null default 0,
-        names text not null,             -- JSON [first agenda's name, second's]
-        step integer not null default 1, -- the agenda now open (1, 2), or 3 once the phase is over
-        created_at text not null default {now}
-    );
-    """,
-    # 7: integrity the database enforces for every process: one open agenda per channel; a
-    # request (a Discord interaction) delivered twice, or to two processes, changes state once;
-    # passes kept in the order they were made (SQLite's rowid has no PostgreSQL twin)
-    """
-    create unique index one_open_agenda_per_channel on agendas (guild_id, channel_id) where status = 'open';
     create table handled_requests (
         id text primary key,             -- the interaction id and the transaction's number in it
         at text not null
     );
     create index handled_requests_at on handled_requests (at);
-    alter table agenda_passes add column at text not null default '';
     """,
-]
-
-
-def render(script: str, dialect: str) -> list[str]:
-    """One migration's statements in one backend's spelling."""
-    filled = script.format(**_SPELLINGS[dialect])
-    lines = (line.split("--", 1)[0] for line in filled.splitlines())
-    return [s.strip() for s in "\n".join(lines).split(";") if s.strip()]
+)

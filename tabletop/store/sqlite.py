@@ -17,7 +17,7 @@ from pathlib import Path
 from tabletop.frontend.i18n import t
 from tabletop.paths import state_db_path
 from tabletop.store.base import StateStore, StateUnavailable
-from tabletop.store.schema import MIGRATIONS, render
+from tabletop.store.schema import migrations, render
 
 log = logging.getLogger(__name__)
 
@@ -107,13 +107,14 @@ class SqliteState(StateStore):
         return self.conn.execute("pragma user_version").fetchone()[0]
 
     def migrate(self) -> None:
+        scripts = migrations()
         with self.lock:
             current = self.version
-            if current > len(MIGRATIONS):
-                raise StateUnavailable(t("state.too_new", self.locale, path=self.path, version=current, ours=len(MIGRATIONS)))
-            if current < len(MIGRATIONS) and self.refusal:
+            if current > len(scripts):
+                raise StateUnavailable(t("state.too_new", self.locale, path=self.path, version=current, ours=len(scripts)))
+            if current < len(scripts) and self.refusal:
                 raise StateUnavailable(t("state.needs_upgrade", self.locale, path=self.path))
-            for number, script in enumerate(MIGRATIONS[current:], start=current + 1):
+            for number, script in enumerate(scripts[current:], start=current + 1):
                 with self._write(None) as c:
                     for statement in render(script, self.dialect):
                         c.execute(statement)
