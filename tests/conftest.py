@@ -79,3 +79,23 @@ def state_target(request, tmp_path) -> str:
     if request.param == "sqlite":
         return str(tmp_path / "state.db")
     return request.getfixturevalue("pg_url")
+
+
+@pytest.fixture(autouse=True)
+def _close_postgresql_pools(monkeypatch):
+    """Every PostgreSQL store a test opens is closed after it: a pool left to the garbage
+    collector may be collected on its own worker thread, which psycopg_pool cannot join."""
+    from tabletop.store import postgres
+
+    opened: list = []
+    original = postgres.PostgresState.__init__
+
+    def tracked(self, *args, **kwargs):
+        opened.append(self)
+        original(self, *args, **kwargs)
+
+    monkeypatch.setattr(postgres.PostgresState, "__init__", tracked)
+    yield
+    for state in opened:
+        if hasattr(state, "pool"):
+            state.pool.close()

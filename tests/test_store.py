@@ -298,3 +298,38 @@ async def test_the_discord_adapter_votes_on_each_backend_and_counts_a_redelivery
     await form.on_submit(again)
     assert again.log[0].ephemeral and "이미 처리" in again.log[0].text
     assert AgendaStore(state).get(1).tally()[FOR] == 6
+
+
+def test_outcomes_kept_as_a_list_move_into_rows_on_upgrade(state_target):
+    from tabletop.store.schema import render
+
+    dialect = "postgresql" if state_target.startswith("postgresql") else "sqlite"
+    statements = [s for script in migrations()[:8] for s in render(script, dialect)]
+    legacy = (
+        "insert into agendas (guild_id, channel_id, name, outcome_type, outcomes, players, starter_id, starter_name) "
+        "values ('g', 'c', 'Arbiter', 'elect-planet', '[\"Mecatol Rex\", \"Jord\", \"문자열 행성\"]', '[]', 's', 'S')"
+    )
+    if dialect == "sqlite":
+        import sqlite3
+
+        conn = sqlite3.connect(state_target)
+        for statement in [*statements, legacy]:
+            conn.execute(statement)
+        conn.execute("pragma user_version = 8")
+        conn.commit()
+        conn.close()
+    else:
+        import psycopg
+
+        with psycopg.connect(state_target) as conn:
+            for statement in statements:
+                conn.execute(statement)  # type: ignore[arg-type]
+            conn.execute(legacy)  # type: ignore[arg-type]
+            conn.execute("create table schema_version (version integer not null)")
+            conn.execute("insert into schema_version values (8)")
+    store = AgendaStore(open_state(state_target))
+    assert store.state.version == len(migrations())
+    agenda = store.get(1)
+    assert agenda.outcomes == ["Mecatol Rex", "Jord", "문자열 행성"]
+    store.vote(1, ALICE, "Abyz", 2)  # a new planet after the upgraded ones
+    assert store.get(1).outcomes == ["Mecatol Rex", "Jord", "문자열 행성", "Abyz"]

@@ -122,3 +122,26 @@ register(
     alter table agenda_passes add column at text not null default '';
     """,
 )
+# 9: outcomes as rows, one per agenda and name (the name unique within its agenda), instead of
+# a JSON list in the agenda's row: a planet named by a ballot is an insert, never a rewrite.
+# The agenda's `outcomes` column keeps the list it was started with.
+_OUTCOME_ROWS = """
+    create table agenda_outcomes (
+        agenda_id integer not null references agendas(id),
+        position integer not null,
+        name text not null,
+        primary key (agenda_id, name)
+    );
+    """
+register(
+    9,
+    "agenda",
+    {
+        "sqlite": _OUTCOME_ROWS
+        + "insert into agenda_outcomes (agenda_id, position, name) "
+        + "select a.id, j.key, j.value from agendas a, json_each(a.outcomes) j;",
+        "postgresql": _OUTCOME_ROWS
+        + "insert into agenda_outcomes (agenda_id, position, name) "
+        + "select a.id, j.n - 1, j.name from agendas a, json_array_elements_text(a.outcomes::json) with ordinality j(name, n);",
+    },
+)

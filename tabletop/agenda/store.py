@@ -213,6 +213,7 @@ class AgendaStore:
             (agenda_id,),
         ).fetchall()
         passes, plays = windows.load(c, agenda_id)
+        outcomes = c.execute("select name from agenda_outcomes where agenda_id = ? order by position", (agenda_id,)).fetchall()
         speaker = json.loads(row["speaker"]) if row["speaker"] else None
         return Agenda(
             id=row["id"],
@@ -221,7 +222,7 @@ class AgendaStore:
             name=row["name"],
             outcome_type=row["outcome_type"],
             card_kind=row["card_kind"],
-            outcomes=json.loads(row["outcomes"]),
+            outcomes=[r[0] for r in outcomes],
             speaker=Player(**speaker) if speaker else None,
             players=[Player(**p) for p in json.loads(row["players"])],
             starter=Player(row["starter_id"], row["starter_name"]),
@@ -347,6 +348,10 @@ class AgendaStore:
                 ),
             )
             agenda_id = cur.fetchone()[0]
+            for position, outcome in enumerate(outcomes):
+                c.execute(
+                    "insert into agenda_outcomes (agenda_id, position, name) values (?, ?, ?)", (agenda_id, position, outcome)
+                )
             self._log(c, agenda_id, starter, "start", name)
         return self.known(agenda_id)
 
@@ -402,14 +407,16 @@ class AgendaStore:
             if c.execute("select status from agendas where id = ?", (agenda_id,)).fetchone()[0] != "open":
                 raise UserError(t("agenda.closed", locale, name=agenda.name))
             self._windows_closed(c, agenda, locale)
-            # the outcomes as committed now, not as read before: another process may have added
-            # a planet meanwhile, and writing back a stale list would erase it
-            committed = json.loads(c.execute("select outcomes from agendas where id = ?", (agenda_id,)).fetchone()[0])
+            # a planet named for the first time is a new outcome row, numbered after the rows
+            # committed now (the agenda's lock keeps that count still until this commits)
+            committed = [r[0] for r in c.execute("select name from agenda_outcomes where agenda_id = ?", (agenda_id,))]
             if chosen is not None and chosen not in committed:
-                outcomes = committed + [chosen]
-                if len(outcomes) > MAX_OUTCOMES:
-                    raise UserError(t("agenda.too_many_outcomes", locale, count=len(outcomes), limit=MAX_OUTCOMES))
-                c.execute("update agendas set outcomes = ? where id = ?", (json.dumps(outcomes, ensure_ascii=False), agenda_id))
+                if len(committed) + 1 > MAX_OUTCOMES:
+                    raise UserError(t("agenda.too_many_outcomes", locale, count=len(committed) + 1, limit=MAX_OUTCOMES))
+                c.execute(
+                    "insert into agenda_outcomes (agenda_id, position, name) values (?, ?, ?)",
+                    (agenda_id, len(committed), chosen),
+                )
             c.execute(
                 "insert into ballots (agenda_id, voter_id, voter_name, outcome, votes, cast_at) values (?, ?, ?, ?, ?, ?) "
                 "on conflict (agenda_id, voter_id) do update set outcome = excluded.outcome, votes = excluded.votes, "

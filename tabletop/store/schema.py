@@ -23,17 +23,18 @@ _SPELLINGS = {
     },
 }
 
-_REGISTERED: dict[int, tuple[str, str]] = {}  # number -> (owner, script)
+Script = str | dict[str, str]  # one text for both backends, or one per backend (moving data)
+_REGISTERED: dict[int, tuple[str, Script]] = {}  # number -> (owner, script)
 
 
-def register(number: int, owner: str, script: str) -> None:
+def register(number: int, owner: str, script: Script) -> None:
     """Declare migration `number`; declaring it again the same way (a module reloaded) is fine."""
     if _REGISTERED.get(number, (owner, script)) != (owner, script):
         raise ValueError(f"state migration {number} is declared by {_REGISTERED[number][0]} and by {owner}")
     _REGISTERED[number] = (owner, script)
 
 
-def migrations() -> list[str]:
+def migrations() -> list[Script]:
     """Every registered migration in order; a gap means a feature's module was not loaded."""
     numbers = sorted(_REGISTERED)
     if numbers != list(range(1, len(numbers) + 1)):
@@ -42,9 +43,10 @@ def migrations() -> list[str]:
     return [_REGISTERED[n][1] for n in numbers]
 
 
-def render(script: str, dialect: str) -> list[str]:
+def render(script: Script, dialect: str) -> list[str]:
     """One migration's statements in one backend's spelling."""
-    filled = script.format(**_SPELLINGS[dialect])
+    text = script[dialect] if isinstance(script, dict) else script
+    filled = text.format(**_SPELLINGS[dialect])
     lines = (line.split("--", 1)[0] for line in filled.splitlines())
     return [s.strip() for s in "\n".join(lines).split(";") if s.strip()]
 
