@@ -216,3 +216,23 @@ def test_effects_are_cited_in_the_log(book):
     battle = play(book, "ground", Dice(1), attacker="2 infantry, sardakk, morale boost", defender="2 infantry")
     text = "\n".join(p.description for p in battle_pages(battle).pages)
     assert "불굴 (사르다크 노르)" in text and "사기 진작" in text
+
+
+@pytest.mark.parametrize(
+    ("attacker", "defender", "idle"),
+    [
+        ("2 cruiser, assault cannon", "2 destroyer", True),  # two ships of its own: short of three
+        ("3 cruiser, assault cannon", "4 fighter", True),  # nothing of the opponent's it can destroy
+        ("3 cruiser, assault cannon", "2 destroyer", False),
+    ],
+)
+def test_an_effect_that_cannot_trigger_is_said_so_in_the_log(book, attacker, defender, idle):
+    from tabletop.combat.commands import build_fight
+    from tabletop.combat.resolver import resolve
+
+    fight = build_fight("space", {"attacker": attacker, "defender": defender}, book, "ko")
+    battle = resolve(fight, Dice(3))
+    said = [n for n in battle.notes if n.startswith("강습 캐논(공격자)") and "발동하지 않았어요" in n]
+    assert bool(said) == idle
+    fired = any(v.kind == "assault_cannon" for step in battle.steps for v in step.volleys)
+    assert fired == (not idle)

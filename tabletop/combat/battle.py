@@ -294,6 +294,19 @@ class Fight:
         return self.kind != "bombard"
 
 
+def idle_effects(fight: Fight) -> list[str]:
+    """Named effects whose condition the sides as typed never meet: said in the log, so that a
+    name under "effects" is not read as having acted. Assault Cannon needs 3 non-fighter ships
+    of its own and one of the opponent's at the start of space combat."""
+    notes = []
+    if fight.kind == "space":
+        for who, side, other in (("attacker", fight.attacker, fight.defender), ("defender", fight.defender, fight.attacker)):
+            own = sum(1 for u in side.units if u.non_fighter_ship)
+            if side.effects.assault_cannon and (own < 3 or not any(u.non_fighter_ship for u in other.units)):
+                notes.append(t("combat.assault_cannon_idle", fight.locale, side=t(f"combat.{who}", fight.locale), ships=own))
+    return notes
+
+
 def check_modifier(value: int, name: str, locale="ko") -> int:
     if not -MAX_MODIFIER <= value <= MAX_MODIFIER:
         raise UserError(t("combat.bad_modifier", locale, field=name, limit=MAX_MODIFIER))

@@ -11,7 +11,16 @@ import json
 import re
 
 from tabletop.combat import odds as exact
-from tabletop.combat.battle import ATTACKER, DEFENDER, MAX_MODIFIER, MAX_ROUNDS, Fight, check_modifier, with_modifier
+from tabletop.combat.battle import (
+    ATTACKER,
+    DEFENDER,
+    MAX_MODIFIER,
+    MAX_ROUNDS,
+    Fight,
+    check_modifier,
+    idle_effects,
+    with_modifier,
+)
 from tabletop.combat.chart import odds_chart
 from tabletop.combat.dice import Dice, parse_seed, roll_expression
 from tabletop.combat.report import battle_pages, odds_pages, roll_pages
@@ -134,6 +143,7 @@ def build_fight(kind: str, options: dict, book: UnitBook, locale="ko") -> Fight:
     else:
         raise ValueError(kind)
     fight.notes = fight.attacker.notes + fight.defender.notes + (fight.ships.notes if fight.ships else [])
+    fight.notes += idle_effects(fight)
     return fight
 
 
