@@ -268,3 +268,14 @@ def test_chances_are_written_one_way(p, shown):
     from tabletop.combat.report import _pct
 
     assert _pct(p) == shown
+
+
+@pytest.mark.parametrize(("who", "winner"), [("attacker", "defender"), ("defender", "attacker")])
+def test_a_retreat_says_who_withdraws_and_whose_win_it_counts_in(book, who, winner):
+    from tabletop.combat.report import odds_pages
+
+    r = solve(book, "space", attacker="2 cruiser", defender="2 dreadnought", retreat=f"{who}@1")
+    text = odds_pages(r, "space", "ko").reply().embeds[0].description
+    names = {"attacker": "공격자", "defender": "방어자"}
+    assert f"({names[who]}가 물러나며, {names[winner]} 승리 확률에 포함)" in text
+    assert getattr(r, winner) >= r.retreat > 0  # the retreat is inside the winner's share, as said

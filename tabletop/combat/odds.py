@@ -48,6 +48,7 @@ class Odds:
     defender: float = 0.0
     draw: float = 0.0
     retreat: float = 0.0  # included in the other side's win
+    retreating: str | None = None  # the side that retreats (ATTACKER or DEFENDER), if one does
     stalemate: float = 0.0  # nobody can hit any more (counted in no side's win)
     rounds: float = 0.0  # expected number of combat rounds
     control: float | None = None  # invasion: the attacker controls the planet
@@ -153,7 +154,7 @@ def solve(fight: Fight) -> Odds:
     """The exact odds of a fight."""
     check_dice(fight)
     budget = _Budget(fight.locale)
-    odds = Odds(control=0.0 if fight.kind == "invade" else None)
+    odds = Odds(control=0.0 if fight.kind == "invade" else None, retreating=fight.retreat[0] if fight.retreat else None)
     scenarios = _pre_combat(fight, budget)
     if not fight.has_rounds():  # bombardment only
         for p, a, d in scenarios:

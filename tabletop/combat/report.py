@@ -128,8 +128,17 @@ def _units(units: tuple, locale) -> str:
 def odds_pages(odds: Odds, kind: str, locale="ko", chart: str = "") -> Paged:
     """The full breakdown: outcomes, control, expected rounds, the likeliest survivors."""
     lines = [f"**{odds_line(odds.as_dict(), kind, locale)}**"]
-    if odds.retreat:
-        lines.append(t("odds.retreat", locale, p=_pct(odds.retreat)))
+    if odds.retreat and odds.retreating:
+        winner = DEFENDER if odds.retreating == ATTACKER else ATTACKER
+        lines.append(
+            t(
+                "odds.retreat",
+                locale,
+                p=_pct(odds.retreat),
+                side=_side_name(odds.retreating, locale),
+                winner=_side_name(winner, locale),
+            )
+        )
     if kind == "invade" and odds.no_combat:
         lines.append(t("odds.no_combat", locale, p=_pct(odds.no_combat)))
     lines.append(t("odds.rounds", locale, n=f"{odds.rounds:.2f}"))
