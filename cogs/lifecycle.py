@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 from tabletop.paths import DATA_DIR, state_db_path
+from tabletop.store import is_postgresql
 
 log = logging.getLogger(__name__)
 
@@ -30,8 +31,7 @@ def heartbeat_path() -> Path:
     (a PostgreSQL store is shared; the heartbeat is the process's own)."""
     if os.environ.get("HEARTBEAT_FILE"):
         return Path(os.environ["HEARTBEAT_FILE"])
-    target = os.environ.get("STATE_DB") or ""
-    if target.startswith(("postgresql:", "postgres:")):
+    if is_postgresql(os.environ.get("STATE_DB") or ""):
         return DATA_DIR / "heartbeat"
     return state_db_path().with_name("heartbeat")
 

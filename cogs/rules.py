@@ -68,7 +68,8 @@ async def rule_autocomplete(interaction: discord.Interaction, current: str) -> l
     """Choices from the core search; never raises (Discord would show an error)."""
     try:
         ctx = context(interaction)
-        game = getattr(interaction.namespace, "game", None) or ctx.default_game()
+        # the server's game is a state read: in the pool, not on the loop (a keystroke each)
+        game = getattr(interaction.namespace, "game", None) or await workers.call(ctx.default_game, locale=ctx.locale)
         if game not in ctx.compendium.packs:
             return []
         choices, seen = [], set()
@@ -189,16 +190,20 @@ class RulesCog(commands.Cog):
             return
         state = self.bot.state  # type: ignore[attr-defined]
         guild_id = str(message.guild.id) if message.guild else f"dm-{message.author.id}"
-        if state.get_setting(guild_id, "chat", "on") != "on":
-            return
         locale = str(message.guild.preferred_locale) if message.guild else "ko"
+        try:
+            chat = await workers.call(state.get_setting, guild_id, "chat", "on", locale=locale)
+        except answers.UserError:  # too slow to tell: stay quiet, as when chat mode is off
+            return
+        if chat != "on":
+            return
         wait = self.limiter.check(message.author.id)
         if wait:
             if wait > CHAT_WINDOW - 1:  # tell them once per flood, then stay quiet
                 await message.reply(t("error.rate_limited", locale, seconds=int(wait) + 1), mention_author=False, delete_after=10)
             return
-        game = state.get_setting(guild_id, "game", DEFAULT_GAME)
         try:
+            game = await workers.call(state.get_setting, guild_id, "game", DEFAULT_GAME, locale=locale)
             compendium = self.bot.compendium  # type: ignore[attr-defined]
             reply = await workers.call(answers.chat_answer, compendium, query, game, locale, locale=locale)
         except answers.UserError as exc:

@@ -12,6 +12,7 @@ import asyncio
 import contextvars
 import functools
 import logging
+import weakref
 from concurrent.futures import ThreadPoolExecutor
 
 from tabletop.errors import UserError
@@ -34,7 +35,7 @@ HEAVY = ("odds", "combat")  # command names whose work is CPU-bound
 DEFERRED = ("odds",)  # command names the adapter answers after deferring
 
 _pool = ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="core")
-_slots: dict[asyncio.AbstractEventLoop, asyncio.Semaphore] = {}
+_slots: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = weakref.WeakKeyDictionary()
 
 
 def _heavy_slots() -> asyncio.Semaphore:

@@ -19,10 +19,15 @@ def state_target() -> str:
     return os.environ.get("STATE_DB") or str(state_db_path())
 
 
+def is_postgresql(target: str) -> bool:
+    """Whether a STATE_DB value names a PostgreSQL server rather than a file."""
+    return target.startswith(("postgresql:", "postgres:"))
+
+
 def open_state(target: Path | str | None = None, locale="ko") -> StateStore:
     """The store `target` names (default: `state_target()`)."""
     where = str(target) if target is not None else state_target()
-    if where.startswith(("postgresql:", "postgres:")):
+    if is_postgresql(where):
         from tabletop.store import postgres  # psycopg is loaded only by those who use it
 
         if not postgres.is_url(where):
@@ -36,4 +41,13 @@ def stand_in(message: str, locale="ko") -> StateStore:
     return SqliteState.unavailable(message, locale)
 
 
-__all__ = ["StateStore", "StateUnavailable", "begin_request", "now_text", "open_state", "stand_in", "state_target"]
+__all__ = [
+    "StateStore",
+    "StateUnavailable",
+    "begin_request",
+    "is_postgresql",
+    "now_text",
+    "open_state",
+    "stand_in",
+    "state_target",
+]

@@ -13,7 +13,7 @@ import contextvars
 import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 
@@ -53,7 +53,7 @@ class Request:
     """One interaction being answered: its id, and how many transactions it has begun."""
 
     id: str
-    transactions: int = field(default=0)
+    transactions: int = 0
 
     def next_key(self) -> str:
         self.transactions += 1
