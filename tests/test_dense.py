@@ -79,3 +79,23 @@ def test_the_answer_says_the_topic_has_no_entry_of_its_own(compendium):
 
     reply = answers.lookup(compendium, "동점이면 의장이 정함?", "ti4", "ko").reply()
     assert "의장 (Speaker)" in reply.content and "62" in reply.embeds[0].title
+
+
+def test_the_model_reads_a_question_within_its_token_budget():
+    """The model's cost grows with every token: the rules' terms take at most half the budget,
+    and a question too long for the rest loses its tail, cut between words; a short question
+    is read whole with its terms."""
+    model = dense.embedder()
+    count = lambda t: model._load().token_count(t, True)  # noqa: E731
+    long_question = "상대 행성에 보병을 내렸는데 거기 있던 상대 PDS가 우주 포격을 쏘고 나서 지상 전투에서 둘 다 전멸하면 그 행성은 누구 거야?"
+    assert count(long_question) > dense.QUERY_TOKENS
+    read = model.within_budget(long_question, ["지상 전투", "우주 포격"])
+    assert count(read) <= dense.QUERY_TOKENS
+    kept, _, terms = read.partition(" (")
+    assert terms == "지상 전투, 우주 포격)"
+    assert long_question.startswith(kept) and len(kept) < len(long_question) and long_question[len(kept)] == " "
+    many_terms = [f"용어{n}" for n in range(40)]
+    read = model.within_budget("폭격", many_terms)
+    assert read.startswith("폭격 (") and count(read) - count("") <= dense.QUERY_TOKENS // 2 + count("폭격") - count("")
+    assert model.within_budget("커토 받으면 어디 넣어?", ["지휘 토큰"]) == "커토 받으면 어디 넣어? (지휘 토큰)"
+    assert count(model.within_budget("가" * 200, [])) <= dense.QUERY_TOKENS

@@ -14,6 +14,7 @@ logged and `bot.py health` says so.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import logging
 import os
@@ -34,6 +35,11 @@ DIMENSIONS = 384
 # with batch size times length (32 long passages took 340 MB here); 8 keeps the build under
 # 100 MB at the same speed.
 BATCH = 8
+# Tokens of a question the model reads (its "query: " prefix and markers included). The model
+# costs about 0.6 ms a token on two cores, every token alike, so 28 keeps a question's embedding
+# near 17 ms and the whole search under its 20 ms budget; 19 of 20 players' questions fit whole
+# with the rules' terms added (their median is 17 tokens), and the longest lose only their tail.
+QUERY_TOKENS = 28
 
 
 def cache_path() -> Path:
@@ -81,6 +87,26 @@ class Embedder:
         with self._lock:  # the engine keeps per-call buffers: one call at a time
             return np.asarray(model.query(text), dtype=np.float32)
 
+    def within_budget(self, question: str, terms: list[str]) -> str:
+        """What the model reads of a question: the player's words, then the rules' terms for
+        them ('커토 받으면 어디 넣어? (지휘 토큰)'), within the token budget. The terms may take
+        up to half of it, in the order the lexicon found them: they are the rules' own words for
+        the slang, which the model knows best. A question too long for the rest loses its tail
+        ('… 그대로 돼?'), cut between words."""
+        model = self._load()
+        if model is None:
+            return question
+        count = functools.partial(model.token_count, is_query=True)
+        fixed = count("")  # the "query: " prefix and the model's markers
+        chosen: list[str] = []
+        for term in terms:
+            if count(f"({', '.join([*chosen, term])})") - fixed <= QUERY_TOKENS // 2:
+                chosen.append(term)
+        suffix = f" ({', '.join(chosen)})" if chosen else ""
+        if count(question + suffix) > QUERY_TOKENS:
+            question = _longest_prefix_within(question, lambda t: count(t + suffix) <= QUERY_TOKENS)
+        return question + suffix
+
     def passages(self, texts: list[str]) -> np.ndarray | None:
         """Unit vectors of passages (rows), or None when the model is unavailable."""
         model = self._load()
@@ -92,6 +118,24 @@ class Embedder:
                 chunk = texts[start : start + BATCH]
                 out[start : start + len(chunk)] = model.passage(chunk)
         return out
+
+
+def _longest_prefix_within(text: str, fits) -> str:
+    """The longest start of a text that fits, cut between words where a whole word fits."""
+    words = text.split()
+    low, high = 0, len(words)  # a binary search: tokenising is cheap, but not free
+    while low < high:
+        mid = (low + high + 1) // 2
+        if fits(" ".join(words[:mid])):
+            low = mid
+        else:
+            high = mid - 1
+    if low:
+        return " ".join(words[:low])
+    cut = len(words[0]) if words else 0  # one word longer than the budget: cut inside it
+    while cut > 1 and not fits(words[0][:cut]):
+        cut -= 1
+    return words[0][:cut] if words else ""
 
 
 _EMBEDDER = Embedder()

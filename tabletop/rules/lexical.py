@@ -5,6 +5,7 @@ every rule, with the coverage that decides whether a section answers at all.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections import Counter
@@ -116,6 +117,8 @@ class PackIndex:
     ):
         self.pack = pack
         self.analyzer = analyzer
+        # one question is read three times (two groupings and the dense model's terms): read once
+        self._read = functools.lru_cache(maxsize=64)(self._analyse)
         self.names: list[Name] = []
         self.exact: dict[str, list[Name]] = {}
         self.prior: dict[str, float] = {}
@@ -262,8 +265,9 @@ class PackIndex:
 
     # --- the question ---------------------------------------------------------------------
 
-    def _read(self, query: str):
-        """The question's content words, each analysed, and the lexicon forms it uses."""
+    def _analyse(self, query: str):
+        """The question's content words, each analysed, and the lexicon forms it uses (read-only:
+        the result is shared through `_read`'s cache)."""
         norm = text.normalize(query)
         words = [w for w in norm.split() if text.strip_particle(w) not in text.STOPWORDS and w not in text.STOPWORDS]
         analysed = {word: query_tokens(word, self.analyzer) for word in words}
@@ -272,17 +276,16 @@ class PackIndex:
         query_words = {text.key(w) for w in norm.split()}
         return words, analysed, self._lexicon_hits(query, text.key(query), lemma_forms, query_words)
 
-    def with_official_terms(self, query: str, repaired: str | None = None) -> str:
-        """The question followed by the rules' own terms for the lexicon words in it ('커토 받으면
-        … (지휘 토큰)'): the embedding model learnt the words the rules are written in, not the
-        table's slang, which the lexicon records. The terms are read from the repaired question;
-        the model reads the player's own words, since it copes with typos better than a repair
-        that guessed wrong."""
+    def official_terms(self, query: str, repaired: str | None = None) -> list[str]:
+        """The rules' own terms for the lexicon words in a question ('커토 받으면 …' → 지휘 토큰),
+        to be read by the embedding model after the question: it learnt the words the rules are
+        written in, not the table's slang, which the lexicon records. The terms are read from the
+        repaired question; the model reads the player's own words, since it copes with typos
+        better than a repair that guessed wrong."""
         qkey = text.key(query)
         terms = [self.terms[i][0].term for _, i, _ in self._read(repaired or query)[2]]
         # verbs (뽑다, 놓다) are everyday words the question already says its own way
-        extra = [t for t in dict.fromkeys(terms) if text.key(t) not in qkey and not t.endswith("다")]
-        return f"{query} ({', '.join(extra)})" if extra else query
+        return [t for t in dict.fromkeys(terms) if text.key(t) not in qkey and not t.endswith("다")]
 
     def groups(self, query: str) -> list[Group]:
         """The question as groups of evidence, one per content word, with lexicon expansions."""
