@@ -87,7 +87,9 @@ def test_the_model_reads_a_question_within_its_token_budget():
     is read whole with its terms."""
     model = dense.embedder()
     count = lambda t: model._load().token_count(t, True)  # noqa: E731
-    long_question = "상대 행성에 보병을 내렸는데 거기 있던 상대 PDS가 우주 포격을 쏘고 나서 지상 전투에서 둘 다 전멸하면 그 행성은 누구 거야?"
+    long_question = (
+        "상대 행성에 보병을 내렸는데 거기 있던 상대 PDS가 우주 포격을 쏘고 나서 지상 전투에서 둘 다 전멸하면 그 행성은 누구 거야?"
+    )
     assert count(long_question) > dense.QUERY_TOKENS
     read = model.within_budget(long_question, ["지상 전투", "우주 포격"])
     assert count(read) <= dense.QUERY_TOKENS
