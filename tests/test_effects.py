@@ -38,9 +38,12 @@ def test_antimass_deflectors_take_one_from_space_cannon_against_you(book):
 
 def test_magen_defense_grid_and_its_omega_version(book):
     magen = play(book, "ground", Dice(1), attacker="2 infantry", defender="1 infantry, 1 pds, magen defense grid")
-    assert volleys(magen, "opening_hit")[0].hits == 1
+    assert not volleys(magen, "opening_hit")  # the PoK card makes no hit: the opponent rolls nothing in round 1
+    first = next(step for step in magen.steps if step.number == 1)
+    assert [v.blocked != "" for v in first.volleys if v.kind == "combat"] == [True, False]
     no_shield = play(book, "ground", Dice(1), attacker="2 infantry", defender="1 infantry, 1 space dock, magen defense grid")
-    assert not volleys(no_shield, "opening_hit")  # the base card needs a unit with Planetary Shield
+    first = next(step for step in no_shield.steps if step.number == 1)
+    assert not any(v.blocked for v in first.volleys)  # it needs a unit with Planetary Shield
     omega = play(book, "ground", Dice(1), attacker="2 infantry", defender="1 infantry, 1 space dock, magen omega")
     assert volleys(omega, "opening_hit")[0].hits == 1  # Ω: any structure
 

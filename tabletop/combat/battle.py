@@ -102,7 +102,8 @@ class Fight:
 
     def participants(self, side: Side, name: str) -> list[Unit]:
         if self.kind == "space":
-            return [u for u in side.units if u.ship]
+            alastor = any("ground-forces-fight-in-space" in u.abilities for u in side.units)
+            return [u for u in side.units if u.ship or (alastor and u.ground)]
         fighters_land = name == ATTACKER and self._naalu_flagship()
         return [u for u in side.units if u.ground or (fighters_land and u.type == "fighter")]
 
@@ -133,6 +134,8 @@ class Fight:
     ) -> list[tuple[Unit, int, Die]]:
         """(unit, value, die) for every die the side rolls in this round and state."""
         effects = model.side.effects
+        if number == 1 and self.silenced(name):
+            return []
         alive = model.alive(state)
         base = effects.combat_modifier + (effects.round_modifier if number == 1 else 0)
         reroll = effects.reroll_misses_round == number and self.kind != "space"
@@ -154,6 +157,13 @@ class Fight:
             die = Die(needs(unit.combat, mod), triple, reroll)
             out += [(unit, unit.combat, die)] * count
         return out
+
+    def silenced(self, name: str) -> bool:
+        """Magen Defense Grid (PoK): in ground combat on a planet holding a unit of the opponent's
+        that has Planetary Shield, the opponent exhausts it at the start of the first round and
+        this side makes no combat rolls in that round."""
+        opponent = self.side(other(name))
+        return self.kind != "space" and opponent.effects.silence_round and any(u.planetary_shield for u in opponent.units)
 
     def _pool(self, side: Side, name: str) -> list[Unit]:
         """Every unit of the side in the system, fighting or not (for flagship abilities)."""
@@ -187,7 +197,7 @@ class Fight:
             roll = u.bombardment or Roll(blitz, 1)
             dice += [(u.label(self.locale), roll.value, Die(needs(roll.value, mod)))] * roll.dice
         if "bombardment" in ships.effects.extra_die and dice and kind == "bombardment":  # Plasma Scoring
-            dice.append(dice[0])
+            dice.append(_best(dice))
         attack = Attack(
             ATTACKER, kind, dice, targets=lambda u: u.ground, modifier=mod, x89=ships.effects.x89 and kind == "bombardment"
         )
@@ -229,7 +239,7 @@ class Fight:
             assert roll is not None
             dice += [(u.label(self.locale), roll.value, Die(needs(roll.value, mod)))] * roll.dice
         if "space_cannon" in shooter.effects.extra_die and dice:  # Plasma Scoring
-            dice.append(dice[0])
+            dice.append(_best(dice))
         if at_landing:
             return Attack(shooter_name, "space_cannon_defense", dice, targets=lambda u: u.ground, modifier=mod)
         graviton = (lambda u: u.non_fighter_ship) if shooter.effects.graviton else None
@@ -255,6 +265,20 @@ class Fight:
             return None
         return Attack(shooter_name, "assault_cannon", [], targets=lambda u: u.non_fighter_ship, sustain=False, fixed=1)
 
+    def ambush(self, shooter_name: str, shooter: Side) -> Attack | None:
+        """Mentak Ambush: 1 die for each of up to 2 cruisers or destroyers (the likeliest to
+        hit), hitting on the ship's combat value; no combat modifiers, as it is no combat roll.
+        The opponent assigns the hits to ships, Sustain Damage allowed."""
+        if not shooter.effects.ambush:
+            return None
+        ships = sorted(
+            (u for u in shooter.units if u.type in ("cruiser", "destroyer") and u.combat), key=lambda u: u.combat or 11
+        )
+        if not ships:
+            return None
+        dice = [(u.label(self.locale), u.combat, Die(needs(u.combat, 0))) for u in ships[:2] if u.combat]
+        return Attack(shooter_name, "ambush", dice, targets=lambda u: u.ship)
+
     def opening_hit(self, shooter_name: str, shooter: Side) -> Attack | None:
         """Magen Defense Grid: 1 hit at the start of ground combat on a planet with a unit that
         has Planetary Shield (Ω: any structure) of the shooter's."""
@@ -274,6 +298,8 @@ class Fight:
                 lambda a, d: self.space_cannon(DEFENDER, d, a),
                 lambda a, d: self.assault_cannon(ATTACKER, a, d),
                 lambda a, d: self.assault_cannon(DEFENDER, d, a),
+                lambda a, d: self.ambush(ATTACKER, a),
+                lambda a, d: self.ambush(DEFENDER, d),
                 lambda a, d: self.barrage(ATTACKER, a),
                 lambda a, d: self.barrage(DEFENDER, d),
             ]
@@ -295,16 +321,32 @@ class Fight:
 
 
 def idle_effects(fight: Fight) -> list[str]:
-    """Named effects whose condition the sides as typed never meet: said in the log, so that a
-    name under "effects" is not read as having acted. Assault Cannon needs 3 non-fighter ships
-    of its own and one of the opponent's at the start of space combat."""
+    """Named effects whose condition the sides as typed never meet, and units typed that take no
+    part: said in the log, so that a name under "effects" is not read as having acted and no unit
+    is dropped without a word. Assault Cannon needs 3 non-fighter ships of its own and one of the
+    opponent's at the start of space combat; Ambush a cruiser or destroyer; Magen Defense Grid a
+    unit with Planetary Shield on the planet."""
     notes = []
-    if fight.kind == "space":
-        for who, side, other in (("attacker", fight.attacker, fight.defender), ("defender", fight.defender, fight.attacker)):
+    for who, side, other_side in (("attacker", fight.attacker, fight.defender), ("defender", fight.defender, fight.attacker)):
+        label = t(f"combat.{who}", fight.locale)
+        if fight.kind == "space":
             own = sum(1 for u in side.units if u.non_fighter_ship)
-            if side.effects.assault_cannon and (own < 3 or not any(u.non_fighter_ship for u in other.units)):
-                notes.append(t("combat.assault_cannon_idle", fight.locale, side=t(f"combat.{who}", fight.locale), ships=own))
+            if side.effects.assault_cannon and (own < 3 or not any(u.non_fighter_ship for u in other_side.units)):
+                notes.append(t("combat.assault_cannon_idle", fight.locale, side=label, ships=own))
+            if side.effects.ambush and not any(u.type in ("cruiser", "destroyer") for u in side.units):
+                notes.append(t("combat.ambush_idle", fight.locale, side=label))
+            taking_part = fight.participants(side, who)
+            left_out = [u for u in side.units if u.ground and all(u is not p for p in taking_part)]
+            if left_out:
+                notes.append(t("combat.ground_forces_idle", fight.locale, side=label, count=len(left_out)))
+        elif side.effects.silence_round and not any(u.planetary_shield for u in side.units):
+            notes.append(t("combat.magen_idle", fight.locale, side=label))
     return notes
+
+
+def _best(dice: list[tuple[str, int, Die]]) -> tuple[str, int, Die]:
+    """Plasma Scoring's extra die is rolled by the unit likeliest to hit."""
+    return min(dice, key=lambda d: d[2].needs)
 
 
 def check_modifier(value: int, name: str, locale="ko") -> int:

@@ -92,6 +92,17 @@ class SideModel:
         self.able_after = [sum(self.sustainer[d:]) for d in range(self.N + 1)]
         self.memo: dict = {}  # values derived from this model, for the odds
         self.start: State = (min(sum(1 for u, s in zip(self.units, self.sustainer) if s and u.damaged), self.able_after[0]), 0)
+        # Letnev flagship: repaired at the start of every space combat round (its player sustains
+        # with it first, so while it lives and anything is damaged, it is)
+        self.self_repairing = next((i for i, u in enumerate(self.units) if "repaired-each-round" in u.abilities), None)
+        self.repairs = side.effects.repair_each_round or self.self_repairing is not None
+
+    def rebuild(self, state: State) -> tuple[State, int | None]:
+        """The start of a round: a self-repairing unit alive and damaged is repaired."""
+        unit = self.self_repairing
+        if unit is None or state[1] > unit or state[0] < 1 or not self.sustainer[unit]:
+            return state, None
+        return (state[0] - 1, state[1]), unit
 
     def alive(self, state: State) -> list[Unit]:
         return self.units[state[1] :]
@@ -127,20 +138,22 @@ class SideModel:
             hits -= 1
         return (u, d), events, 0
 
-    def repair(self, before: State, after: State, events: list[tuple[int, str]]) -> tuple[State, int | None]:
-        """Duranium Armor: after hits are assigned, repair one damaged unit that did not use
-        Sustain Damage this round. Returns the new state and the repaired unit's index."""
-        if not self.side.effects.repair_each_round:
-            return after, None
-        fresh = len({i for i, kind in events if kind == "sustained"})
-        lost_damaged = sum(1 for i, kind in events if kind == "destroyed" and self.sustainer[i])
-        # damaged before this round and still alive: new damage sits below old damage, and
-        # losses take the lowest first, so new damage is lost before old damage
-        old_alive = before[0] - max(0, lost_damaged - fresh)
-        if old_alive < 1 or after[0] < 1:
-            return after, None
-        repaired = self.damaged(after)[-1]  # the oldest damage is the top of the block
-        return (after[0] - 1, after[1]), repaired
+    def repair(self, before: State, after: State, events: list[tuple[int, str]]) -> tuple[State, list[int]]:
+        """The end of a round: Duranium Armor repairs one damaged unit that did not use Sustain
+        Damage this round; then a self-repairing flagship is repaired for the next round (at
+        its start, which nothing comes between). Returns the new state and the repaired units."""
+        repaired: list[int] = []
+        if self.side.effects.repair_each_round:
+            fresh = len({i for i, kind in events if kind == "sustained"})
+            lost_damaged = sum(1 for i, kind in events if kind == "destroyed" and self.sustainer[i])
+            # damaged before this round and still alive: new damage sits below old damage, and
+            # losses take the lowest first, so new damage is lost before old damage
+            old_alive = before[0] - max(0, lost_damaged - fresh)
+            if old_alive >= 1 and after[0] >= 1:
+                repaired.append(self.damaged(after)[-1])  # the oldest damage is the top of the block
+                after = (after[0] - 1, after[1])
+        after, unit = self.rebuild(after)
+        return after, repaired + ([unit] if unit is not None else [])
 
     def sustains_by(self, events: list[tuple[int, str]], ability: str) -> int:
         """How many sustains in these events were used by units with an ability (Valkyrie)."""

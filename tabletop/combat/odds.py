@@ -258,7 +258,7 @@ class _Space:
         """next[i, h]: the state after state i takes h hits, as consume() and repair() give it;
         computed for all states at once (sustains first, then losses in order)."""
         model = self.model
-        if model.side.effects.repair_each_round:  # repairs look at the round's events: one by one
+        if model.repairs:  # repairs look at the round's events: one by one
             table = np.zeros((self.size, self.H + 1), dtype=np.int64)
             for i, s in enumerate(self.states):
                 for h in range(self.H + 1):
@@ -295,7 +295,10 @@ def _factorized(fight: Fight, ma: SideModel, md: SideModel) -> bool:
 
 
 def _rounds(fight: Fight, ma: SideModel, md: SideModel, starts: dict, odds: Odds, budget: _Budget) -> None:
-    live = {s: p for s, p in starts.items() if not (ma.gone(s[0]) or md.gone(s[1]))}
+    live: dict = defaultdict(float)
+    for (sa, sd), p in starts.items():
+        if not (ma.gone(sa) or md.gone(sd)):  # the first round starts: a Letnev flagship is repaired
+            live[(ma.rebuild(sa)[0], md.rebuild(sd)[0])] += p
     for s, p in starts.items():
         if s not in live:
             _finish(fight, odds, ma, md, s, p, combat=False)
@@ -371,7 +374,7 @@ def _fast(fight: Fight, ma: SideModel, md: SideModel, live: dict, odds: Odds, bu
         )
 
     terminal = A.gone[:, None] | D.gone[None, :]
-    repairs = fight.attacker.effects.repair_each_round or fight.defender.effects.repair_each_round
+    repairs = ma.repairs or md.repairs
     if fight.retreat:
         first = max(1, fight.retreat[1])
     else:
@@ -530,7 +533,7 @@ def _general(fight: Fight, ma: SideModel, md: SideModel, live: dict, odds: Odds,
         return ma.gone(state[0]) or md.gone(state[1])
 
     first = max(1, fight.retreat[1] if fight.retreat else 1)
-    repairs = fight.attacker.effects.repair_each_round or fight.defender.effects.repair_each_round
+    repairs = ma.repairs or md.repairs
     current = dict(live)
     number = 0
     while current and number < (MAX_ITERATED_ROUNDS if repairs else first):
@@ -602,7 +605,7 @@ def _finish(
     if fight.kind == "invade":
         if not combat:
             odds.no_combat += p
-        if not a_gone:
+        if any(u.ground for u in ma.alive(sa)):  # Naalu fighters return to space: no control
             odds.control = (odds.control or 0.0) + p
     if retreated:
         odds.retreat += p

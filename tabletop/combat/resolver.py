@@ -124,7 +124,7 @@ class RoundResult:
     a: State
     d: State
     events: dict[str, list[tuple[str, list[tuple[int, str]]]]]  # side hit -> [(cause, events)]
-    repaired: dict[str, int | None]
+    repaired: dict[str, list[int]]
 
 
 def play_round(fight: Fight, ma: SideModel, md: SideModel, sa: State, sd: State, ha: int, hd: int, harrow: int) -> RoundResult:
@@ -234,6 +234,7 @@ def _rounds(fight: Fight, a: Side, d: Side, dice: Dice, battle: Battle) -> None:
         return
     if not can_ever_hit(fight, ma, md):
         raise UserError(t("combat.nobody_hits", locale))
+    (sa, first_a), (sd, first_d) = ma.rebuild(sa), md.rebuild(sd)  # the first round starts
     number = 0
     while not ma.gone(sa) and not md.gone(sd):
         if number >= MAX_ROUNDS:
@@ -242,7 +243,10 @@ def _rounds(fight: Fight, a: Side, d: Side, dice: Dice, battle: Battle) -> None:
             break
         number += 1
         rnd = Round(number)
-        va, vd = Volley(ATTACKER, "combat"), Volley(DEFENDER, "combat")
+        for side_name, model, unit in ((ATTACKER, ma, first_a), (DEFENDER, md, first_d)):
+            if number == 1 and unit is not None:
+                rnd.volleys.append(Volley(side_name, "repair", taken=[HitTaken(model.units[unit].label(locale), "repaired")]))
+        va, vd = (Volley(name, "combat", blocked=_silenced(fight, name, number)) for name in (ATTACKER, DEFENDER))
         ha = _roll(fight.round_dice(ATTACKER, ma, sa, md, sd, number), dice, va, locale)
         hd = _roll(fight.round_dice(DEFENDER, md, sd, ma, sa, number), dice, vd, locale)
         harrow_attack = fight.harrow(d)
@@ -266,9 +270,10 @@ def _rounds(fight: Fight, a: Side, d: Side, dice: Dice, battle: Battle) -> None:
             harrow_volley.taken = _taken(md, harrow_events[0], locale) if harrow_events else []
             rnd.volleys.append(harrow_volley)
         for side_name, model in ((ATTACKER, ma), (DEFENDER, md)):
-            index = result.repaired[side_name]
-            if index is not None:
-                rnd.volleys.append(Volley(side_name, "repair", taken=[HitTaken(model.units[index].label(locale), "repaired")]))
+            repaired = result.repaired[side_name]
+            if repaired:
+                taken = [HitTaken(model.units[index].label(locale), "repaired") for index in repaired]
+                rnd.volleys.append(Volley(side_name, "repair", taken=taken))
         sa, sd = result.a, result.d
         battle.steps.append(rnd)
         if fight.retreat and fight.retreat[1] == number:
@@ -281,6 +286,13 @@ def _rounds(fight: Fight, a: Side, d: Side, dice: Dice, battle: Battle) -> None:
     _apply(ma, sa, a)
     _apply(md, sd, d)
     battle.winner = other(battle.retreated) if battle.retreated else outcome(ma.gone(sa), md.gone(sd))
+
+
+def _silenced(fight: Fight, name: str, number: int) -> str:
+    """Why a side rolls no dice this round (Magen Defense Grid), or nothing."""
+    if number == 1 and fight.silenced(name):
+        return t("combat.magen_silenced", fight.locale, side=t(f"combat.{name}", fight.locale))
+    return ""
 
 
 def can_ever_hit(fight: Fight, ma: SideModel, md: SideModel) -> bool:
@@ -315,7 +327,7 @@ def _control(fight: Fight, battle: Battle) -> None:
     attacker takes it, the defender's structures there are destroyed."""
     attacker, defender = battle.attacker, battle.defender
     assert attacker is not None and defender is not None
-    landed = bool(fight.participants(attacker, ATTACKER))
+    landed = any(u.ground for u in fight.participants(attacker, ATTACKER))  # Naalu fighters go back to space
     battle.control = ATTACKER if landed else DEFENDER
     if not battle.combat:
         battle.notes.append(t("combat.no_ground_combat", fight.locale))

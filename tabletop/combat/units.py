@@ -57,6 +57,8 @@ ABILITIES = frozenset(
         "dice-per-opponent-ship",  # Winnu flagship
         "mechs-extra-die",  # Naaz-Rokha flagship
         "valkyrie",  # Sardakk mech: a hit back for each sustain in ground combat
+        "repaired-each-round",  # Letnev flagship: repaired at the start of each space combat round
+        "ground-forces-fight-in-space",  # Nekro flagship: ground forces in its system fight as ships
     }
 )
 EFFECT_KINDS = frozenset({"faction-ability", "technology", "action-card", "agenda", "condition"})
@@ -101,6 +103,8 @@ EFFECT_FIELDS: dict[str, object] = {
     "cannon_against": int,
     "bombardment_against": int,
     "opening_hit": str,
+    "silence_round": bool,
+    "ambush": bool,
     "x89": bool,
     "repair_each_round": bool,
     "answering_hit": bool,
@@ -266,7 +270,9 @@ class Effects:
     extra_die: frozenset[str] = frozenset()  # Plasma Scoring: bombardment, space_cannon
     cannon_against: int = 0  # applied to the opponent's space cannon rolls against this side
     bombardment_against: int = 0  # applied to bombardment rolls against this side (Bunker)
-    opening_hit: str = ""  # Magen: "shield" or "structure"
+    opening_hit: str = ""  # Magen Ω: "structure" (1 hit at the start of ground combat)
+    silence_round: bool = False  # Magen (PoK): the opponent makes no combat rolls in round 1
+    ambush: bool = False  # Mentak: up to 2 cruisers or destroyers roll 1 die each at the start
     x89: bool = False
     repair_each_round: bool = False
     answering_hit: bool = False
