@@ -147,3 +147,30 @@ def test_the_letnev_flagship_is_repaired_at_the_start_of_each_round(book):
             break
     else:
         pytest.fail("no repair in 40 battles")
+
+
+def test_the_yin_flagship_takes_every_ship_with_it(book):
+    """Van Hauge alone against many dreadnoughts: the defender can never win: when it is
+    lost every ship goes with it, so the fight ends in mutual destruction, not a defender win."""
+    the_fight = fight(book, "space", attacker="yin flagship", defender="6 dreadnought")
+    exact = agree_with_dice(the_fight)
+    assert exact.defender == pytest.approx(0.0, abs=1e-12)
+    assert exact.draw > 0.99
+    assert exact.survivors["defender"] == {(): pytest.approx(1.0)}
+    battle = resolve(the_fight, Dice(5))
+    assert battle.winner == "draw" and not battle.defender.units
+    assert any("반 하우게" in note for note in battle.notes)
+    # lost to space cannon before the rounds: nothing is left to fight
+    cannon = fight(book, "space", attacker="yin flagship, 1 cruiser", defender="2 pds 2, 2 cruiser")
+    exact = agree_with_dice(cannon)
+    general = odds.solve(cannon)
+    assert exact.total() == pytest.approx(1.0, abs=1e-9) and general.draw > 0
+
+
+def test_the_yin_flagship_odds_agree_on_both_solvers(book, monkeypatch):
+    the_fight = fight(book, "space", attacker="yin flagship, 2 cruiser", defender="2 dreadnought, 2 destroyer")
+    fast = odds.solve(the_fight).as_dict()
+    monkeypatch.setattr(odds, "_factorized", lambda *_: False)
+    general = odds.solve(the_fight).as_dict()
+    for key in ("attacker", "defender", "draw", "rounds"):
+        assert fast[key] == pytest.approx(general[key], abs=1e-9), key

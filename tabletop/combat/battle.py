@@ -77,6 +77,16 @@ def assign(side: Side, hits: int, attack: Attack, locale="ko") -> tuple[Side, li
     return side, events, max(hits, 0)
 
 
+def takes_all_ships(before: Side, after: Side) -> bool:
+    """Whether hits destroyed a Yin flagship, which destroys every ship in the system."""
+    count = lambda side: sum("destroys-all-ships" in u.abilities for u in side.units)  # noqa: E731
+    return count(after) < count(before)
+
+
+def without_ships(side: Side) -> Side:
+    return replace(side, units=[u for u in side.units if not u.ship])
+
+
 def signature(side: Side) -> tuple:
     """Two sides with the same units in the same damage are the same for what follows."""
     return tuple(sorted((u.id, u.number, u.damaged) for u in side.units))

@@ -96,6 +96,12 @@ class SideModel:
         # with it first, so while it lives and anything is damaged, it is)
         self.self_repairing = next((i for i, u in enumerate(self.units) if "repaired-each-round" in u.abilities), None)
         self.repairs = side.effects.repair_each_round or self.self_repairing is not None
+        # Yin flagship: once it is lost, every ship in the system is destroyed (both sides')
+        self.doom = next((i for i, u in enumerate(self.units) if "destroys-all-ships" in u.abilities), None)
+
+    def doomed(self, state: State) -> bool:
+        """Whether this side's loss took every ship in the system with it (the Yin flagship)."""
+        return self.doom is not None and state[1] > self.doom
 
     def rebuild(self, state: State) -> tuple[State, int | None]:
         """The start of a round: a self-repairing unit alive and damaged is repaired."""
@@ -136,6 +142,9 @@ class SideModel:
             events.append((d, "destroyed"))
             d += 1
             hits -= 1
+            if self.doomed((u, d)):  # the Yin flagship is lost: the rest of the side goes with it
+                events += [(i, "destroyed") for i in range(d, self.N)]
+                return (0, self.N), events, 0
         return (u, d), events, 0
 
     def repair(self, before: State, after: State, events: list[tuple[int, str]]) -> tuple[State, list[int]]:

@@ -27,7 +27,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from tabletop.combat.battle import ATTACKER, DEFENDER, Fight, assign, signature
+from tabletop.combat.battle import ATTACKER, DEFENDER, Fight, assign, signature, takes_all_ships, without_ships
 from tabletop.combat.model import Die, SideModel, State
 from tabletop.combat.resolver import can_ever_hit, check_dice, outcome, play_round
 from tabletop.combat.units import Side
@@ -223,7 +223,10 @@ def _pre_combat(fight: Fight, budget: _Budget) -> list[tuple[float, Side, Side]]
                         continue
                     target = d if attack.shooter == ATTACKER else a
                     after, _, _ = assign(target, hits + attack.fixed, attack)
-                    branches.append((p * q, a, after) if attack.shooter == ATTACKER else (p * q, after, d))
+                    na, nd = (a, after) if attack.shooter == ATTACKER else (after, d)
+                    if takes_all_ships(target, after):  # a Yin flagship lost before the rounds
+                        na, nd = without_ships(na), without_ships(nd)
+                    branches.append((p * q, na, nd))
             for q, na, nd in branches:
                 key = (signature(na), signature(nd))
                 if key in merged:
@@ -275,6 +278,9 @@ class _Space:
         d2 = np.minimum(model.N, d + rest)
         sustainers_before = np.concatenate([[0], np.cumsum(model.sustainer)])
         u2 = u + used - (sustainers_before[d2] - sustainers_before[d])
+        if model.doom is not None:  # the Yin flagship lost: the whole side is
+            doomed = d2 > model.doom
+            d2, u2 = np.where(doomed, model.N, d2), np.where(doomed, 0, u2)
         return self.offset[d2] + u2
 
     def hits(self, opp: _Space, i: int, j: int, number: int) -> np.ndarray:
@@ -599,6 +605,8 @@ def _finish(
     stalemate: bool = False,
 ) -> None:
     sa, sd = state
+    if ma.doom is not None and ma.gone(sa) or md.doom is not None and md.gone(sd):
+        sa, sd = (0, ma.N), (0, md.N)  # a Yin flagship was lost: every ship in the system with it
     a_gone, d_gone = ma.gone(sa), md.gone(sd)
     odds.add_survivors(ATTACKER, _survivor_key(ma, sa[1], fight.locale), p)
     odds.add_survivors(DEFENDER, _survivor_key(md, sd[1], fight.locale), p)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from tabletop.combat.battle import ATTACKER, DEFENDER, MAX_ROUNDS, Fight, assign, other
+from tabletop.combat.battle import ATTACKER, DEFENDER, MAX_ROUNDS, Fight, assign, other, takes_all_ships, without_ships
 from tabletop.combat.dice import MAX_DICE, Dice
 from tabletop.combat.model import SideModel, State
 from tabletop.combat.units import Side
@@ -213,6 +213,9 @@ def resolve(fight: Fight, dice: Dice) -> Battle:
             d = after
         else:
             a = after
+        if takes_all_ships(target, after):
+            a, d = without_ships(a), without_ships(d)
+            battle.notes.append(t("combat.yin_flagship", locale))
         pre.volleys.append(volley)
     if pre.volleys:
         battle.steps.append(pre)
@@ -275,6 +278,9 @@ def _rounds(fight: Fight, a: Side, d: Side, dice: Dice, battle: Battle) -> None:
                 taken = [HitTaken(model.units[index].label(locale), "repaired") for index in repaired]
                 rnd.volleys.append(Volley(side_name, "repair", taken=taken))
         sa, sd = result.a, result.d
+        if ma.doom is not None and ma.gone(sa) or md.doom is not None and md.gone(sd):
+            battle.notes.append(t("combat.yin_flagship", locale))
+            sa, sd = (0, ma.N), (0, md.N)  # the Yin flagship took every ship in the system with it
         battle.steps.append(rnd)
         if fight.retreat and fight.retreat[1] == number:
             who = fight.retreat[0]

@@ -59,6 +59,7 @@ ABILITIES = frozenset(
         "valkyrie",  # Sardakk mech: a hit back for each sustain in ground combat
         "repaired-each-round",  # Letnev flagship: repaired at the start of each space combat round
         "ground-forces-fight-in-space",  # Nekro flagship: ground forces in its system fight as ships
+        "destroys-all-ships",  # Yin flagship: when it is destroyed, every ship in the system is
     }
 )
 EFFECT_KINDS = frozenset({"faction-ability", "technology", "action-card", "agenda", "condition"})
