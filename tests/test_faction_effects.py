@@ -174,3 +174,12 @@ def test_the_yin_flagship_odds_agree_on_both_solvers(book, monkeypatch):
     general = odds.solve(the_fight).as_dict()
     for key in ("attacker", "defender", "draw", "rounds"):
         assert fast[key] == pytest.approx(general[key], abs=1e-9), key
+
+
+def test_a_letnev_flagship_damaged_before_the_rounds_is_counted_once(book):
+    """Space cannon damages Arc Secundus before the rounds; it is repaired as the first round
+    starts, and that start must still be counted once: the survivors sum to one."""
+    exact = agree_with_dice(fight(book, "space", attacker="letnev flagship, 1 cruiser", defender="2 pds 2, 2 cruiser"))
+    assert exact.total() == pytest.approx(1.0, abs=1e-9)
+    for side in ("attacker", "defender"):
+        assert sum(exact.survivors[side].values()) == pytest.approx(1.0, abs=1e-9)

@@ -303,11 +303,10 @@ def _factorized(fight: Fight, ma: SideModel, md: SideModel) -> bool:
 def _rounds(fight: Fight, ma: SideModel, md: SideModel, starts: dict, odds: Odds, budget: _Budget) -> None:
     live: dict = defaultdict(float)
     for (sa, sd), p in starts.items():
-        if not (ma.gone(sa) or md.gone(sd)):  # the first round starts: a Letnev flagship is repaired
+        if ma.gone(sa) or md.gone(sd):
+            _finish(fight, odds, ma, md, (sa, sd), p, combat=False)
+        else:  # the first round starts: a Letnev flagship is repaired
             live[(ma.rebuild(sa)[0], md.rebuild(sd)[0])] += p
-    for s, p in starts.items():
-        if s not in live:
-            _finish(fight, odds, ma, md, s, p, combat=False)
     if not live:
         return
     if not can_ever_hit(fight, ma, md):
