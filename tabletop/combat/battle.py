@@ -77,6 +77,9 @@ def assign(side: Side, hits: int, attack: Attack, locale="ko") -> tuple[Side, li
     return side, events, max(hits, 0)
 
 
+AMBUSH_SHIPS = ("cruiser", "destroyer")  # the ships Mentak's Ambush rolls for
+
+
 def takes_all_ships(before: Side, after: Side) -> bool:
     """Whether hits destroyed a Yin flagship, which destroys every ship in the system."""
     count = lambda side: sum("destroys-all-ships" in u.abilities for u in side.units)  # noqa: E731
@@ -281,9 +284,7 @@ class Fight:
         The opponent assigns the hits to ships, Sustain Damage allowed."""
         if not shooter.effects.ambush:
             return None
-        ships = sorted(
-            (u for u in shooter.units if u.type in ("cruiser", "destroyer") and u.combat), key=lambda u: u.combat or 11
-        )
+        ships = sorted((u for u in shooter.units if u.type in AMBUSH_SHIPS and u.combat), key=lambda u: u.combat or 11)
         if not ships:
             return None
         dice = [(u.label(self.locale), u.combat, Die(needs(u.combat, 0))) for u in ships[:2] if u.combat]
@@ -343,7 +344,7 @@ def idle_effects(fight: Fight) -> list[str]:
             own = sum(1 for u in side.units if u.non_fighter_ship)
             if side.effects.assault_cannon and (own < 3 or not any(u.non_fighter_ship for u in other_side.units)):
                 notes.append(t("combat.assault_cannon_idle", fight.locale, side=label, ships=own))
-            if side.effects.ambush and not any(u.type in ("cruiser", "destroyer") for u in side.units):
+            if side.effects.ambush and not any(u.type in AMBUSH_SHIPS for u in side.units):
                 notes.append(t("combat.ambush_idle", fight.locale, side=label))
             taking_part = fight.participants(side, who)
             left_out = [u for u in side.units if u.ground and all(u is not p for p in taking_part)]

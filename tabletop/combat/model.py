@@ -167,3 +167,11 @@ class SideModel:
     def sustains_by(self, events: list[tuple[int, str]], ability: str) -> int:
         """How many sustains in these events were used by units with an ability (Valkyrie)."""
         return len({i for i, kind in events if kind == "sustained" and ability in self.units[i].abilities})
+
+
+def after_doom(ma: SideModel, md: SideModel, sa: State, sd: State) -> tuple[State, State, bool]:
+    """The states once a side whose Yin flagship was lost has taken every ship in the system
+    with it: both sides wiped out, and whether that happened."""
+    if ma.doom is not None and ma.gone(sa) or md.doom is not None and md.gone(sd):
+        return (0, ma.N), (0, md.N), True
+    return sa, sd, False

@@ -28,7 +28,7 @@ from functools import lru_cache
 import numpy as np
 
 from tabletop.combat.battle import ATTACKER, DEFENDER, Fight, assign, signature, takes_all_ships, without_ships
-from tabletop.combat.model import Die, SideModel, State
+from tabletop.combat.model import Die, SideModel, State, after_doom
 from tabletop.combat.resolver import can_ever_hit, check_dice, outcome, play_round
 from tabletop.combat.units import Side
 from tabletop.errors import UserError
@@ -603,9 +603,7 @@ def _finish(
     retreated: str | None = None,
     stalemate: bool = False,
 ) -> None:
-    sa, sd = state
-    if ma.doom is not None and ma.gone(sa) or md.doom is not None and md.gone(sd):
-        sa, sd = (0, ma.N), (0, md.N)  # a Yin flagship was lost: every ship in the system with it
+    sa, sd, _ = after_doom(ma, md, *state)
     a_gone, d_gone = ma.gone(sa), md.gone(sd)
     odds.add_survivors(ATTACKER, _survivor_key(ma, sa[1], fight.locale), p)
     odds.add_survivors(DEFENDER, _survivor_key(md, sd[1], fight.locale), p)

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from tabletop.combat.battle import ATTACKER, DEFENDER, MAX_ROUNDS, Fight, assign, other, takes_all_ships, without_ships
 from tabletop.combat.dice import MAX_DICE, Dice
-from tabletop.combat.model import SideModel, State
+from tabletop.combat.model import SideModel, State, after_doom
 from tabletop.combat.units import Side
 from tabletop.errors import UserError
 from tabletop.frontend.i18n import t
@@ -277,10 +277,9 @@ def _rounds(fight: Fight, a: Side, d: Side, dice: Dice, battle: Battle) -> None:
             if repaired:
                 taken = [HitTaken(model.units[index].label(locale), "repaired") for index in repaired]
                 rnd.volleys.append(Volley(side_name, "repair", taken=taken))
-        sa, sd = result.a, result.d
-        if ma.doom is not None and ma.gone(sa) or md.doom is not None and md.gone(sd):
+        sa, sd, doomed = after_doom(ma, md, result.a, result.d)
+        if doomed:
             battle.notes.append(t("combat.yin_flagship", locale))
-            sa, sd = (0, ma.N), (0, md.N)  # the Yin flagship took every ship in the system with it
         battle.steps.append(rnd)
         if fight.retreat and fight.retreat[1] == number:
             who = fight.retreat[0]
