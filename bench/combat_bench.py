@@ -23,7 +23,7 @@ from tabletop.combat import odds  # noqa: E402
 from tabletop.combat.commands import build_fight, unit_book  # noqa: E402
 from tabletop.combat.dice import Dice  # noqa: E402
 from tabletop.combat.resolver import resolve  # noqa: E402
-from tabletop.errors import UserError  # noqa: E402
+from tabletop.core.errors import UserError  # noqa: E402
 from tabletop.rules.compendium import Compendium  # noqa: E402
 
 CASES = [

@@ -25,8 +25,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 from discord_fakes import FakeBot, FakeInteraction, FakeUser  # noqa: E402
 
 from cogs import workers  # noqa: E402
-from cogs.combat import CombatCog  # noqa: E402
-from cogs.rules import RulesCog  # noqa: E402
+from cogs.commands import slash  # noqa: E402
 from tabletop import features  # noqa: E402
 from tabletop.rules.compendium import Compendium  # noqa: E402
 from tabletop.store import open_state  # noqa: E402
@@ -37,15 +36,14 @@ GAP = 0.05  # seconds between /rule requests
 
 
 async def load(bot) -> tuple[list[float], float]:
-    rules, combat = RulesCog(bot), CombatCog(bot)
 
     async def odds():
         inter = FakeInteraction(bot)
-        await combat.odds_ground.callback(combat, inter, attacker="100 infantry", defender="100 infantry")
+        await slash("odds ground").callback(inter, attacker="100 infantry", defender="100 infantry")
 
     async def rule(sent: float):
         inter = FakeInteraction(bot, user=FakeUser(7, "Bob"))
-        await rules.rule.callback(rules, inter, query="폭격")
+        await slash("rule").callback(inter, query="폭격")
         assert inter.log and "폭격" in str(inter.log[0].embed.title), inter.log
         return (time.perf_counter() - sent) * 1000
 

@@ -126,12 +126,12 @@ def parallel_ballots(target: str) -> float:
 async def interactions(target: str) -> float:
     from discord_fakes import FakeBot, FakeInteraction, FakeUser
 
-    from cogs.agenda import AgendaCog, VoteModal
+    from cogs.agenda import VoteModal
+    from cogs.commands import slash
 
     state = open_state(target)
     bot = FakeBot(state=state, compendium=None, user=FakeUser(999, "bot", bot=True))
-    cog = AgendaCog(bot)
-    await cog.start.callback(cog, FakeInteraction(bot, channel_id=991), name="Bench")
+    await slash("agenda start").callback(FakeInteraction(bot, channel_id=991), name="Bench")
     agenda_id = AgendaStore(state).current("42", "991").id
 
     async def submit(uid: int):

@@ -9,9 +9,9 @@ import uuid
 import discord
 from discord import app_commands
 
-from tabletop.errors import UserError
-from tabletop.frontend.i18n import t
-from tabletop.frontend.render import COLOR_ERROR
+from tabletop.core.errors import UserError
+from tabletop.core.i18n import t
+from tabletop.core.render import COLOR_ERROR
 
 log = logging.getLogger(__name__)
 

@@ -16,7 +16,7 @@ import os
 import time
 from pathlib import Path
 
-from tabletop.paths import DATA_DIR, state_db_path
+from tabletop.core.paths import DATA_DIR, state_db_path
 from tabletop.store import is_postgresql
 
 log = logging.getLogger(__name__)

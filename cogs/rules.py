@@ -12,14 +12,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from tabletop.frontend import commands as core
-from tabletop.frontend.i18n import t
-from tabletop.frontend.render import truncate_label
+from tabletop.core import settings
+from tabletop.core.i18n import t
+from tabletop.core.render import truncate_label
 from tabletop.rules import answers
-from tabletop.rules.compendium import DEFAULT_GAME
 
 from . import workers
-from .ui import L, Pager, add_components, locale_of, send_kwargs, show_answer
+from .registry import completer
+from .ui import Pager, add_components, context, locale_of, send_kwargs
 
 log = logging.getLogger(__name__)
 
@@ -49,21 +49,7 @@ class RateLimiter:
         return 0.0
 
 
-def context(interaction: discord.Interaction) -> core.Context:
-    client = interaction.client
-    perms = getattr(interaction, "permissions", None)
-    return core.Context(
-        compendium=client.compendium,  # type: ignore[attr-defined]
-        state=client.state,  # type: ignore[attr-defined]
-        locale=locale_of(interaction),
-        user_id=str(interaction.user.id),
-        user_name=interaction.user.display_name,
-        guild_id=str(interaction.guild_id or f"dm-{interaction.user.id}"),
-        channel_id=str(interaction.channel_id),
-        is_admin=bool(perms and perms.manage_guild),
-    )
-
-
+@completer("rule")
 async def rule_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     """Choices from the core search; never raises (Discord would show an error)."""
     try:
@@ -87,6 +73,7 @@ async def rule_autocomplete(interaction: discord.Interaction, current: str) -> l
         return []
 
 
+@completer("game")
 async def game_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     try:
         comp = interaction.client.compendium  # type: ignore[attr-defined]
@@ -103,69 +90,13 @@ async def game_autocomplete(interaction: discord.Interaction, current: str) -> l
         return []
 
 
-Query = app_commands.Range[str, 1, 200]
-Game = app_commands.Range[str, 1, 50]
-
-
-def query_options(command: str):
-    """The options /rule and /search share: localised names, descriptions, autocomplete."""
-
-    def apply(fn):
-        fn = app_commands.autocomplete(query=rule_autocomplete, game=game_autocomplete)(fn)
-        fn = app_commands.describe(
-            query=L(f"opt.{command}.query.desc"), game=L(f"opt.{command}.game.desc"), private=L(f"opt.{command}.private.desc")
-        )(fn)
-        return app_commands.rename(query=L("opt.query"), game=L("opt.game"), private=L("opt.private"))(fn)
-
-    return apply
-
-
 class RulesCog(commands.Cog):
+    """Chat mode: ?질문 or a mention answered in the channel (/rule, /search and /settings are made
+    from the command table, in cogs.commands)."""
+
     def __init__(self, bot: commands.Bot):
         self.bot = bot
         self.limiter = RateLimiter()
-
-    @app_commands.command(name=L("cmd.rule"), description=L("cmd.rule.desc"))
-    @query_options("rule")
-    async def rule(self, interaction: discord.Interaction, query: Query, game: Game | None = None, private: bool = False) -> None:
-        answer = await workers.run(context(interaction), "rule", query=query, game=game)
-        await show_answer(interaction, answer, ephemeral=private)
-
-    @app_commands.command(name=L("cmd.search"), description=L("cmd.search.desc"))
-    @query_options("search")
-    async def search(
-        self, interaction: discord.Interaction, query: Query, game: Game | None = None, private: bool = False
-    ) -> None:
-        reply = await workers.run(context(interaction), "search", query=query, game=game, private=private)
-        view = discord.ui.View(timeout=None)
-        add_components(view, reply)
-        await interaction.response.send_message(**send_kwargs(reply, view), ephemeral=private)
-
-    @app_commands.command(name=L("cmd.settings"), description=L("cmd.settings.desc"))
-    @app_commands.rename(
-        chat=L("opt.chat"), game=L("opt.game"), timezone=L("opt.timezone"), agenda_windows=L("opt.agenda_windows")
-    )
-    @app_commands.describe(
-        chat=L("opt.settings.chat.desc"),
-        game=L("opt.settings.game.desc"),
-        timezone=L("opt.settings.timezone.desc"),
-        agenda_windows=L("opt.settings.agenda_windows.desc"),
-    )
-    @app_commands.autocomplete(game=game_autocomplete)
-    @app_commands.default_permissions(manage_guild=True)
-    @app_commands.guild_only()
-    async def settings(
-        self,
-        interaction: discord.Interaction,
-        chat: bool | None = None,
-        game: Game | None = None,
-        timezone: app_commands.Range[str, 1, 64] | None = None,
-        agenda_windows: bool | None = None,
-    ) -> None:
-        reply = await workers.run(
-            context(interaction), "settings", chat=chat, game=game, timezone=timezone, agenda_windows=agenda_windows
-        )
-        await interaction.response.send_message(**send_kwargs(reply), ephemeral=True)
 
     # --- chat mode ---------------------------------------------------------------------------
 
@@ -192,10 +123,10 @@ class RulesCog(commands.Cog):
         guild_id = str(message.guild.id) if message.guild else f"dm-{message.author.id}"
         locale = str(message.guild.preferred_locale) if message.guild else "ko"
         try:
-            chat = await workers.call(state.get_setting, guild_id, "chat", "on", locale=locale)
+            chat = await workers.call(settings.read, state, guild_id, settings.CHAT, locale=locale)
         except answers.UserError:  # too slow to tell: stay quiet, as when chat mode is off
             return
-        if chat != "on":
+        if not chat:
             return
         wait = self.limiter.check(message.author.id)
         if wait:
@@ -203,7 +134,7 @@ class RulesCog(commands.Cog):
                 await message.reply(t("error.rate_limited", locale, seconds=int(wait) + 1), mention_author=False, delete_after=10)
             return
         try:
-            game = await workers.call(state.get_setting, guild_id, "game", DEFAULT_GAME, locale=locale)
+            game = await workers.call(settings.read, state, guild_id, settings.GAME, locale=locale)
             compendium = self.bot.compendium  # type: ignore[attr-defined]
             reply = await workers.call(answers.chat_answer, compendium, query, game, locale, locale=locale)
         except answers.UserError as exc:

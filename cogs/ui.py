@@ -16,8 +16,9 @@ from collections.abc import Awaitable, Callable
 import discord
 
 from cogs.errors import answer_error
-from tabletop.frontend.i18n import command_text, t
-from tabletop.frontend.render import Button, Paged, Reply, Select, check_limits
+from tabletop.core import commands as core
+from tabletop.core.i18n import command_text, t
+from tabletop.core.render import Button, Paged, Reply, Select, check_limits
 from tabletop.rules import answers
 from tabletop.store import begin_request
 
@@ -83,6 +84,29 @@ def reports_errors(callback):
     guarded.__name__ = callback.__name__
     guarded.__doc__ = callback.__doc__
     return guarded
+
+
+def context(interaction: discord.Interaction) -> core.Context:
+    """Who asks, where, with the bot's data; a mention's id is shown as the member's name."""
+    client = interaction.client
+    perms = getattr(interaction, "permissions", None)
+    guild = interaction.guild
+
+    def resolve(uid: str) -> str:
+        member = guild.get_member(int(uid)) if guild and hasattr(guild, "get_member") else None
+        return member.display_name if member else f"<@{uid}>"
+
+    return core.Context(
+        compendium=client.compendium,  # type: ignore[attr-defined]
+        state=client.state,  # type: ignore[attr-defined]
+        locale=locale_of(interaction),
+        user_id=str(interaction.user.id),
+        user_name=interaction.user.display_name,
+        guild_id=str(interaction.guild_id or f"dm-{interaction.user.id}"),
+        channel_id=str(interaction.channel_id),
+        is_admin=bool(perms and perms.manage_guild),
+        resolve_user=resolve,
+    )
 
 
 def locale_of(interaction: discord.Interaction) -> str:

@@ -15,9 +15,9 @@ import logging
 import weakref
 from concurrent.futures import ThreadPoolExecutor
 
-from tabletop.errors import UserError
-from tabletop.frontend import commands as core
-from tabletop.frontend.i18n import t
+from tabletop.core import commands as core
+from tabletop.core.errors import UserError
+from tabletop.core.i18n import t
 
 log = logging.getLogger(__name__)
 
@@ -31,8 +31,6 @@ TIME_LIMIT = 2.5
 # The exact odds answer after deferring ("thinking…"), which Discord allows 15 minutes; a player
 # at the table waits seconds, and a fight the solver cannot finish by then is refused.
 DEFERRED_LIMIT = 20.0
-HEAVY = ("odds", "combat")  # command names whose work is CPU-bound
-DEFERRED = ("odds",)  # command names the adapter answers after deferring
 
 _pool = ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="core")
 _slots: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = weakref.WeakKeyDictionary()
@@ -73,7 +71,9 @@ async def _limited(future: asyncio.Future, locale: str, limit: float):
 
 
 async def run(ctx: core.Context, name: str, /, **values):
-    """`core.run` off the event loop: the command table's answer to one interaction."""
-    kind = name.split()[0]
-    limit = DEFERRED_LIMIT if kind in DEFERRED else TIME_LIMIT
-    return await call(core.run, ctx, name, heavy=kind in HEAVY, locale=ctx.locale, limit=limit, **values)
+    """`core.run` off the event loop: the command table's answer to one interaction, in a heavy
+    slot and with the longer limit where the table declares the command heavy or deferred."""
+    cmd = core.COMMANDS.get(name)
+    heavy, deferred = (cmd.heavy, cmd.deferred) if cmd else (False, False)
+    limit = DEFERRED_LIMIT if deferred else TIME_LIMIT
+    return await call(core.run, ctx, name, heavy=heavy, locale=ctx.locale, limit=limit, **values)

@@ -11,7 +11,7 @@ FEATURES = (
     "tabletop.agenda.commands",
     "tabletop.combat.commands",
     "tabletop.galaxy_trucker.commands",
-    "tabletop.frontend.builtin",
+    "tabletop.builtin.commands",
 )
 
 

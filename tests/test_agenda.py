@@ -10,9 +10,9 @@ import pytest
 
 from tabletop.agenda.store import AGAINST, FOR, AgendaStore, Player, parse_people, voting_order
 from tabletop.agenda.view import agenda_reply, audit_pages
-from tabletop.errors import UserError
-from tabletop.frontend.commands import Context, dispatch
-from tabletop.frontend.render import check_limits
+from tabletop.core.commands import Context, dispatch
+from tabletop.core.errors import UserError
+from tabletop.core.render import check_limits
 from tabletop.store import StateUnavailable, open_state
 from tabletop.store.schema import migrations
 

@@ -12,8 +12,8 @@ from discord_fakes import FakeBot, FakeInteraction, FakeUser
 
 from tabletop.agenda.store import AgendaStore, Player
 from tabletop.agenda.view import agenda_reply
-from tabletop.errors import UserError
-from tabletop.frontend.console import run_line
+from tabletop.console.app import run_line
+from tabletop.core.errors import UserError
 from tabletop.store import open_state
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -132,7 +132,7 @@ def test_passes_from_two_processes_at_once_all_count(state, tmp_path):
 
 
 def test_a_whole_phase_runs_two_agendas_then_the_ready_reminder(compendium, state):
-    from tabletop.frontend.commands import Context
+    from tabletop.core.commands import Context
 
     ctx = Context(compendium, state, user_id="A", user_name="A", guild_id="g", channel_id="c")
     out = text_of(run_line(ctx, "/agenda phase players:A, B speaker:A"))
@@ -148,7 +148,7 @@ def test_a_whole_phase_runs_two_agendas_then_the_ready_reminder(compendium, stat
 
 
 def test_the_server_setting_opens_agendas_with_windows(compendium, state):
-    from tabletop.frontend.commands import Context
+    from tabletop.core.commands import Context
 
     admin = Context(compendium, state, user_id="A", user_name="A", guild_id="g", channel_id="c", is_admin=True)
     assert "켜기로" in text_of(run_line(admin, "/settings agenda_windows:true"))
@@ -164,7 +164,7 @@ def test_the_server_setting_opens_agendas_with_windows(compendium, state):
     ],
 )
 def test_outcomes_that_name_nothing_are_refused(compendium, state, line, expected):
-    from tabletop.frontend.commands import Context
+    from tabletop.core.commands import Context
 
     ctx = Context(compendium, state, user_id="A", user_name="A", guild_id="g", channel_id="c")
     out = text_of(run_line(ctx, line))
@@ -175,7 +175,7 @@ def test_outcomes_that_name_nothing_are_refused(compendium, state, line, expecte
 
 
 def test_hostile_names_outcomes_and_the_last_agenda(compendium, state):
-    from tabletop.frontend.commands import Context
+    from tabletop.core.commands import Context
 
     ctx = Context(compendium, state, user_id="A", user_name="A", guild_id="g", channel_id="c", is_admin=True)
     run_line(ctx, "/agenda start name:\u202eW\x1b[31m outcomes:x\u202e, y")
@@ -189,12 +189,12 @@ def test_hostile_names_outcomes_and_the_last_agenda(compendium, state):
 
 
 async def test_discord_buttons_pass_and_play_and_survive_a_restart(compendium, state):
-    from cogs.agenda import AgendaButton, AgendaCog, CardModal
+    from cogs.agenda import AgendaButton, CardModal
+    from cogs.commands import slash
 
     bot = FakeBot(compendium=compendium, state=state, user=FakeUser(999, "bot", bot=True))
-    cog = AgendaCog(bot)
     starting = FakeInteraction(bot)
-    await cog.start.callback(cog, starting, name="W", players="<@1> <@2>", speaker="<@1>", windows=True)
+    await slash("agenda start").callback(starting, name="W", players="<@1> <@2>", speaker="<@1>", windows=True)
     ids = [c.custom_id for c in starting.log[0].kwargs["view"].children]
     assert ids == ["agenda:1:pass", "agenda:1:passlock", "agenda:1:play"]  # no vote buttons yet
     bot.state = open_state(state.path)  # a restart: buttons rebuilt from their custom_id alone
@@ -213,27 +213,26 @@ async def test_discord_buttons_pass_and_play_and_survive_a_restart(compendium, s
     assert AgendaStore(bot.state).get(1).window == "after"
     early = FakeInteraction(bot, user=FakeUser(2, "Bob"))
     with pytest.raises(UserError, match="after 창"):  # the error handler answers it privately
-        await cog.vote.callback(cog, early, outcome="가결", votes=1)
+        await slash("agenda vote").callback(early, outcome="가결", votes=1)
     assert AgendaStore(bot.state).get(1).ballots == []
 
 
 async def test_discord_runs_a_whole_phase_with_a_message_per_agenda(compendium, state):
-    from cogs.agenda import AgendaCog
+    from cogs.commands import slash
 
     bot = FakeBot(compendium=compendium, state=state, user=FakeUser(999, "bot", bot=True))
-    cog = AgendaCog(bot)
     speaker = FakeInteraction(bot, user=FakeUser(1, "Alice"))
-    await cog.phase.callback(cog, speaker, players="<@1> <@2>", speaker="<@1>")
+    await slash("agenda phase").callback(speaker, players="<@1> <@2>", speaker="<@1>")
     assert speaker.log[0].embed.title == "정책 #1: 첫 번째 안건"
-    await cog.vote.callback(cog, FakeInteraction(bot, user=FakeUser(2, "Bob")), outcome="가결", votes=2)
+    await slash("agenda vote").callback(FakeInteraction(bot, user=FakeUser(2, "Bob")), outcome="가결", votes=2)
     closing = FakeInteraction(bot, user=FakeUser(1, "Alice"))
-    await cog.close.callback(cog, closing)
+    await slash("agenda close").callback(closing)
     result, *rest = closing.log
     assert "다음 안건: #2 두 번째 안건" in result.text
     posted = [s for s in rest if s.method == "followup" and s.kwargs.get("view") is not None]
     assert posted and posted[0].embed.title == "정책 #2: 두 번째 안건"  # its own message, with buttons
     assert AgendaStore(state).get(2).message_id is not None  # later clicks edit that message
-    await cog.vote.callback(cog, FakeInteraction(bot, user=FakeUser(2, "Bob")), outcome="부결", votes=1)
+    await slash("agenda vote").callback(FakeInteraction(bot, user=FakeUser(2, "Bob")), outcome="부결", votes=1)
     last = FakeInteraction(bot, user=FakeUser(1, "Alice"))
-    await cog.close.callback(cog, last)
+    await slash("agenda close").callback(last)
     assert "정책 단계가 끝났어요" in last.log[0].text and "62.4" in last.log[0].text

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from tabletop import features
-from tabletop.frontend import commands as table
+from tabletop.core import commands as table
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("tabletop", "cogs")
@@ -99,8 +99,64 @@ def test_the_cycle_finder_finds_a_cycle():
 
 def test_no_import_cycles():
     graph = import_graph()
-    assert "tabletop.frontend.commands" in graph and len(graph) > 20
+    assert "tabletop.core.commands" in graph and len(graph) > 20
     assert find_cycle(graph) is None
+
+
+def package_of(module: str) -> str:
+    """tabletop.rules.search -> tabletop.rules; cogs.ui -> cogs; bot -> bot."""
+    parts = module.split(".")
+    return ".".join(parts[:2]) if parts[0] == "tabletop" else parts[0]
+
+
+def package_graph(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    """Package -> the packages it imports. The bare `tabletop` (a docstring, reached by every
+    `from tabletop import x`) is left out: it holds nothing to depend on."""
+    out: dict[str, set[str]] = {}
+    for module, deps in graph.items():
+        if module == "tabletop":
+            continue
+        own = package_of(module)
+        out.setdefault(own, set()).update(package_of(d) for d in deps if d != "tabletop" and package_of(d) != own)
+    return out
+
+
+# The layers, lowest first: a package imports only packages of lower layers (the shared core
+# and the store under the features, the front ends on top). `tabletop.features` is the list of
+# features the front ends load; it imports them by name, at run time.
+LAYERS = (
+    {"tabletop.core"},
+    {"tabletop.store"},
+    {"tabletop.rules"},
+    {"tabletop.combat"},
+    {"tabletop.agenda", "tabletop.galaxy_trucker", "tabletop.site", "tabletop.builtin"},
+    {"tabletop.features"},
+    {"tabletop.console"},
+    {"cogs"},
+    {"bot"},
+)
+
+
+def test_no_cycles_between_packages():
+    packages = package_graph(import_graph())
+    assert {"tabletop.core", "tabletop.rules", "tabletop.combat", "tabletop.console"} <= set(packages)
+    assert find_cycle(packages) is None
+
+
+def test_packages_import_only_lower_layers():
+    layer = {package: i for i, group in enumerate(LAYERS) for package in group}
+    packages = package_graph(import_graph())
+    assert set(packages) <= set(layer), f"a package with no layer: {set(packages) - set(layer)}"
+    upward = sorted(f"{p} -> {d}" for p, deps in packages.items() for d in deps if layer[d] >= layer[p] and p != "bot")
+    assert upward == []
+
+
+def test_the_package_check_finds_an_upward_import():
+    assert package_graph({"tabletop.core.x": {"tabletop.rules.y"}, "tabletop.rules.y": {"tabletop.core.x"}}) == {
+        "tabletop.core": {"tabletop.rules"},
+        "tabletop.rules": {"tabletop.core"},
+    }
+    assert find_cycle(package_graph({"tabletop.core.x": {"tabletop.rules.y"}, "tabletop.rules.y": {"tabletop.core.x"}}))
 
 
 def test_core_never_imports_discord_statically():
@@ -131,12 +187,23 @@ def test_core_never_imports_discord_at_run_time():
 
 def test_the_command_table_depends_on_no_feature():
     graph = import_graph()
-    table_deps = graph["tabletop.frontend.commands"]
+    table_deps = graph["tabletop.core.commands"]
     assert not table_deps & set(features.FEATURES)
-    assert not any(d.startswith(("tabletop.agenda", "tabletop.combat", "tabletop.galaxy_trucker")) for d in table_deps)
+    assert all(package_of(d) == "tabletop.core" for d in table_deps), table_deps
 
 
 def test_every_feature_loads_and_declares_commands():
     features.load()
     owners = {cmd.handler.__module__ for cmd in table.COMMANDS.values()}
     assert owners == set(features.FEATURES)
+
+
+# A module a reader can hold in mind: past this, it is doing two things and should be split.
+MAX_MODULE_LINES = 600
+
+
+def test_no_module_is_over_the_line_limit():
+    long = {
+        name: n for name, path in project_modules().items() if (n := len(path.read_text("utf-8").splitlines())) > MAX_MODULE_LINES
+    }
+    assert long == {}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import shutil
 import subprocess
@@ -125,3 +126,40 @@ def test_a_first_start_says_the_rules_are_being_built(cli_env):
     assert out.returncode == 0 and "규칙 데이터베이스를 만드는 중" in out.stderr
     again = subprocess.run([sys.executable, "bot.py", "rule", "79.1"], cwd=ROOT, env=cli_env, capture_output=True, text=True)
     assert "만드는 중" not in again.stderr  # built: nothing to say
+
+
+def _subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    found: dict[str, argparse.ArgumentParser] = {}
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            found.update(action.choices)
+    return found
+
+
+def test_the_dice_command_lines_are_made_from_the_command_table():
+    """One flag per option of the table, with its limits checked by the table: nothing is
+    declared a second time for the shell."""
+    import bot as entry
+    from tabletop.core import arguments
+    from tabletop.core.commands import COMMANDS
+
+    top = _subparsers(entry.parser())
+    names = [name for name, cmd in COMMANDS.items() if cmd.group in ("combat", "odds", "roll")]
+    assert len(names) == 8
+    for name in names:
+        cmd = COMMANDS[name]
+        parser = top[cmd.group] if " " not in name else _subparsers(top[cmd.group])[name.split()[1]]
+        dests = {a.dest for a in parser._actions}
+        assert {o.name for o in cmd.options} <= dests, name
+        first = arguments.positional(cmd)
+        for opt in cmd.options:
+            action = next(a for a in parser._actions if a.dest == opt.name)
+            if opt is first:
+                assert not action.option_strings
+            else:
+                assert action.option_strings == [arguments.flag(opt)] and action.required == opt.required, (name, opt.name)
+
+
+def test_a_command_line_value_out_of_the_tables_limits_gets_its_sentence(cli_env):
+    out = bot(["combat", "ground", "--attacker", "3 infantry", "--defender", "2 infantry", "--attacker-mod", "11"], cli_env)
+    assert out.returncode == 1 and "attacker_mod" in out.stderr and "-10" in out.stderr and "Traceback" not in out.stderr

@@ -16,11 +16,12 @@ import pytest
 from rich.console import Console
 
 from tabletop import features
-from tabletop.frontend import commands
-from tabletop.frontend.console import run_command, run_line
-from tabletop.frontend.i18n import t
-from tabletop.frontend.render import Attachment, Button, Embed, Paged, Reply, harmless
-from tabletop.frontend.terminal import choices, render
+from tabletop.console import lines
+from tabletop.console.app import run_command, run_line
+from tabletop.console.terminal import choices, render
+from tabletop.core import commands
+from tabletop.core.i18n import t
+from tabletop.core.render import Attachment, Button, Embed, Paged, Reply, harmless
 from tabletop.rules.answers import COLOR_ERROR
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -44,11 +45,11 @@ def text_of(replies) -> str:
 def test_options_may_come_in_any_order():
     features.load()
     expected = ("rule", {"game": "galaxy-trucker", "query": "14.2"})
-    assert commands.parse_line("/rule game:galaxy-trucker 14.2")[1:] == expected
-    assert commands.parse_line("/rule 14.2 game:galaxy-trucker")[1:] == expected
-    assert commands.parse_line("/rule query:14.2 game:galaxy-trucker")[1:] == expected
+    assert lines.parse_line("/rule game:galaxy-trucker 14.2")[1:] == expected
+    assert lines.parse_line("/rule 14.2 game:galaxy-trucker")[1:] == expected
+    assert lines.parse_line("/rule query:14.2 game:galaxy-trucker")[1:] == expected
     # a free-text option takes the words up to the next option
-    _, name, options = commands.parse_line("/combat ground seed:7 attacker:3 보병, 1 mech defender:4 보병")
+    _, name, options = lines.parse_line("/combat ground seed:7 attacker:3 보병, 1 mech defender:4 보병")
     assert name == "combat ground"
     assert options == {"seed": "7", "attacker": "3 보병, 1 mech", "defender": "4 보병"}
 
@@ -57,7 +58,7 @@ def test_an_option_the_command_lacks_is_named_not_searched_for(ctx):
     out = text_of(run_line(ctx, "/rule 79.1 bogus:1"))
     assert "'bogus'" in out and "query, game, private" in out
     # a URL is not an option
-    assert commands.parse_line("/rule http://example.com 폭격")[2] == {"query": "http://example.com 폭격"}
+    assert lines.parse_line("/rule http://example.com 폭격")[2] == {"query": "http://example.com 폭격"}
 
 
 def test_bad_values_are_explained_in_a_sentence(ctx):
@@ -351,8 +352,8 @@ def test_the_terminal_app_loses_no_character_at_any_width(ctx, width):
 
     from rich.console import Console
 
-    from tabletop.frontend import terminal
-    from tabletop.frontend.render import plain
+    from tabletop.console import terminal
+    from tabletop.core.render import plain
 
     for section in ctx.compendium.packs["ti4"].sections:
         answer = run_command(ctx, f"/rule {section.id}")

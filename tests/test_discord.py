@@ -11,9 +11,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cogs import client as discord_client
+from cogs.commands import slash
 from cogs.rules import RateLimiter, RulesCog, rule_autocomplete
 from cogs.ui import OpenSectionButton, Pager
-from tabletop.frontend import commands as core
+from tabletop.core import commands as core
 from tabletop.rules import answers
 from tabletop.rules.answers import UserError
 
@@ -51,25 +52,62 @@ def test_command_payloads_are_valid_for_discord(payloads):
             assert {"ko", "ja", "en-US", "en-GB"} <= set(item.get("name_localizations") or {}), item["name"]
 
 
+def _leaf_payloads(payloads) -> dict[str, dict]:
+    """Each generated command's payload by its name in the table ('agenda vote')."""
+    out = {}
+    for cmd in payloads:
+        subs = [o for o in cmd.get("options") or [] if o["type"] in (1, 2)]
+        for sub in subs:
+            out[f"{cmd['name']} {sub['name']}"] = sub
+        if not subs:
+            out[cmd["name"]] = cmd
+    return out
+
+
+OPTION_TYPES = {"str": 3, "int": 4, "bool": 5}  # Discord's option type numbers
+
+
 def test_discord_commands_match_the_core_command_table(payloads):
-    discord_names = set()
-    for cmd in payloads:
-        subs = [o for o in cmd.get("options") or [] if o["type"] in (1, 2)]
-        if subs:
-            discord_names |= {f"{cmd['name']} {s['name']}" for s in subs}
-        else:
-            discord_names.add(cmd["name"])
-    core_names = {c.name for c in core.COMMANDS.values() if not c.console_only}
-    assert discord_names == core_names
-    for cmd in payloads:
-        subs = [o for o in cmd.get("options") or [] if o["type"] in (1, 2)]
-        for name, options in [(f"{cmd['name']} {s['name']}", s.get("options")) for s in subs] or [
-            (cmd["name"], cmd.get("options"))
-        ]:
-            core_cmd = core.COMMANDS[name]
-            assert [o["name"] for o in options or []] == [o.name for o in core_cmd.options], name
-            for o, core_opt in zip(options or [], core_cmd.options):
-                assert o.get("required", False) == core_opt.required, (name, o["name"])
+    """The payload Discord receives says what the table declares: names, types, limits,
+    choices, and every name and description in every UI language."""
+    from tabletop.core.i18n import command_text
+
+    leaves = _leaf_payloads(payloads)
+    assert set(leaves) == {c.name for c in core.COMMANDS.values() if not c.console_only}
+    for name, payload in leaves.items():
+        cmd = core.COMMANDS[name]
+        assert payload["name_localizations"]["ko"] == command_text(f"cmd.{cmd.key}", "ko"), name
+        options = {o["name"]: o for o in payload.get("options") or []}
+        assert sorted(options) == sorted(o.name for o in cmd.options), name
+        for opt in cmd.options:
+            got = options[opt.name]
+            where = (name, opt.name)
+            assert got["type"] == OPTION_TYPES[opt.kind], where
+            assert got.get("required", False) == opt.required, where
+            assert got.get("min_value") == opt.min_value and got.get("max_value") == opt.max_value, where
+            assert got.get("max_length") == opt.max_length, where
+            assert [c["value"] for c in got.get("choices") or []] == list(opt.choices), where
+            assert bool(got.get("autocomplete")) == bool(opt.autocomplete), where
+            for language, locale in (("ko", "ko"), ("ja", "ja"), ("en", "en-US")):
+                assert got["name_localizations"][locale] == command_text(f"opt.{opt.name}", language), where
+                described = command_text(core.description_key(cmd, opt), language)
+                assert described and got["description_localizations"][locale] == described, where
+    settings_payload = next(p for p in payloads if p["name"] == "settings")
+    assert int(settings_payload["default_member_permissions"]) == discord.Permissions(manage_guild=True).value
+    agenda_payload = next(p for p in payloads if p["name"] == "agenda")
+    assert agenda_payload.get("contexts") == [0] or agenda_payload.get("dm_permission") is False
+
+
+async def test_the_bot_loads_its_extensions_with_every_presenter_and_completer():
+    """discord.py runs each extension's module afresh: the registries must survive that."""
+    from cogs.registry import COMPLETERS, PRESENTERS
+
+    bot = await discord_client._offline_bot()
+    assert {"agenda start", "agenda vote", "agenda close"} <= set(PRESENTERS)
+    assert all(fn.__module__ == "cogs.agenda" for name, fn in PRESENTERS.items() if name.startswith("agenda"))
+    assert bot.tree.get_command("agenda") is not None
+    named = {o.autocomplete for c in core.COMMANDS.values() if not c.console_only for o in c.options if o.autocomplete}
+    assert named and named <= set(COMPLETERS)
 
 
 # --- cog callbacks ------------------------------------------------------------------------
@@ -81,9 +119,8 @@ def bot(compendium, state):
 
 
 async def test_rule_answers_with_highlight_and_pager(bot):
-    cog = RulesCog(bot)
     inter = FakeInteraction(bot)
-    await cog.rule.callback(cog, inter, query="79.1")
+    await slash("rule").callback(inter, query="79.1")
     sent = inter.log[0]
     assert sent.method == "send_message" and not sent.ephemeral
     assert sent.embed.title == "79 폭격 (유닛 능력) · Bombardment"
@@ -94,9 +131,8 @@ async def test_rule_answers_with_highlight_and_pager(bot):
 
 
 async def test_rule_private_is_ephemeral(bot):
-    cog = RulesCog(bot)
     inter = FakeInteraction(bot)
-    await cog.rule.callback(cog, inter, query="폭격", private=True)
+    await slash("rule").callback(inter, query="폭격", private=True)
     assert inter.log[0].ephemeral
 
 
@@ -133,9 +169,8 @@ async def test_related_button_opens_for_asker_in_place_and_privately_for_others(
 
 
 async def test_search_lists_five_with_a_menu(bot):
-    cog = RulesCog(bot)
     inter = FakeInteraction(bot)
-    await cog.search.callback(cog, inter, query="폭격 주사위")
+    await slash("search").callback(inter, query="폭격 주사위")
     sent = inter.log[0]
     assert sent.embed.description.startswith("**1.** 79 폭격")
     select = sent.kwargs["view"].children[0]
@@ -143,11 +178,10 @@ async def test_search_lists_five_with_a_menu(bot):
 
 
 async def test_user_errors_are_answered_ephemerally(bot):
-    cog = RulesCog(bot)
     inter = FakeInteraction(bot)
     with pytest.raises(UserError) as exc:
-        await cog.rule.callback(cog, inter, query="피자 레시피")
-    await discord_client.answer_error(inter, discord.app_commands.CommandInvokeError(cog.rule, exc.value))
+        await slash("rule").callback(inter, query="피자 레시피")
+    await discord_client.answer_error(inter, discord.app_commands.CommandInvokeError(slash("rule"), exc.value))
     assert inter.log[0].ephemeral and "찾지 못했어요" in inter.log[0].text
 
 
@@ -161,19 +195,17 @@ async def test_unexpected_errors_get_an_id_not_a_traceback(bot, caplog):
 
 
 async def test_settings_need_manage_server(bot, state):
-    cog = RulesCog(bot)
     inter = FakeInteraction(bot)
     with pytest.raises(UserError):
-        await cog.settings.callback(cog, inter, chat=False)
+        await slash("settings").callback(inter, chat=False)
     admin = FakeInteraction(bot, permissions=discord.Permissions(manage_guild=True))
-    await cog.settings.callback(cog, admin, chat=False)
+    await slash("settings").callback(admin, chat=False)
     assert admin.log[0].ephemeral and state.get_setting("42", "chat") == "off"
 
 
 async def test_ui_strings_follow_the_locale(bot):
-    cog = RulesCog(bot)
     inter = FakeInteraction(bot, locale=discord.Locale.japanese)
-    await cog.rule.callback(cog, inter, query="62.22")
+    await slash("rule").callback(inter, query="62.22")
     footer = inter.log[0].embed.footer.text
     assert "ページ" in footer and "該当ルール: 62.22" in footer
 
@@ -223,11 +255,10 @@ async def test_autocomplete_returns_at_most_25_valid_choices(bot, current):
 
 
 async def test_combat_command_shows_the_log_and_roll_again_works_after_restart(bot, state):
-    from cogs.combat import CombatCog, RollAgainButton
+    from cogs.combat import RollAgainButton
 
-    cog = CombatCog(bot)
     inter = FakeInteraction(bot)
-    await cog.ground.callback(cog, inter, attacker="3 infantry, 1 mech", defender="4 보병", seed="42")
+    await slash("combat ground").callback(inter, attacker="3 infantry, 1 mech", defender="4 보병", seed="42")
     sent = inter.log[0]
     assert sent.embed.title == "지상 전투" and "시드 42" in sent.embed.footer.text
     again = [i for i in sent.kwargs["view"].children if i.custom_id.startswith("combat:again:")]
@@ -241,20 +272,14 @@ async def test_combat_command_shows_the_log_and_roll_again_works_after_restart(b
 
 
 async def test_combat_bad_input_is_a_user_error(bot):
-    from cogs.combat import CombatCog
-
-    cog = CombatCog(bot)
     with pytest.raises(UserError) as exc:
-        await cog.ground.callback(cog, FakeInteraction(bot), attacker="3 mek", defender="1 infantry")
+        await slash("combat ground").callback(FakeInteraction(bot), attacker="3 mek", defender="1 infantry")
     assert "Mech (메크)" in exc.value.message
 
 
 async def test_roll_command(bot):
-    from cogs.combat import CombatCog
-
-    cog = CombatCog(bot)
     inter = FakeInteraction(bot)
-    await cog.roll.callback(cog, inter, dice="5d10>=7", seed="1")
+    await slash("roll").callback(inter, dice="5d10>=7", seed="1")
     assert "성공 1개" in inter.log[0].embed.description
 
 
@@ -262,13 +287,12 @@ async def test_roll_command(bot):
 
 
 async def test_agenda_buttons_vote_through_a_modal_and_survive_a_restart(bot, state, tmp_path):
-    from cogs.agenda import AgendaButton, AgendaCog, VoteModal
+    from cogs.agenda import AgendaButton, VoteModal
     from tabletop.agenda.store import AgendaStore
     from tabletop.store import open_state
 
-    cog = AgendaCog(bot)
     admin = FakeInteraction(bot, user=FakeUser(1, "Alice"))
-    await cog.start.callback(cog, admin, name="분리 독트린", kind="law", players="<@1> <@2>", speaker="<@2>")
+    await slash("agenda start").callback(admin, name="분리 독트린", kind="law", players="<@1> <@2>", speaker="<@2>")
     sent = admin.log[0]
     assert not sent.ephemeral and sent.embed.title == "정책 #1: 분리 독트린 (법)"
     ids = [c.custom_id for c in sent.kwargs["view"].children]
@@ -291,10 +315,9 @@ async def test_agenda_buttons_vote_through_a_modal_and_survive_a_restart(bot, st
 
 
 async def test_agenda_strangers_and_bad_numbers_get_a_private_explanation(bot, state):
-    from cogs.agenda import AgendaButton, AgendaCog, VoteModal
+    from cogs.agenda import AgendaButton, VoteModal
 
-    cog = AgendaCog(bot)
-    await cog.start.callback(cog, FakeInteraction(bot), name="X", players="<@1> <@2>")
+    await slash("agenda start").callback(FakeInteraction(bot), name="X", players="<@1> <@2>")
     stranger = FakeInteraction(bot, user=FakeUser(3, "Mallory"))
     await AgendaButton(1, "vote", 1).callback(stranger)
     assert stranger.log[0].ephemeral and "투표할 수 있어요" in stranger.log[0].text
@@ -309,23 +332,19 @@ async def test_agenda_strangers_and_bad_numbers_get_a_private_explanation(bot, s
 
 
 async def test_agenda_slash_vote_acknowledges_privately_and_updates_the_message(bot, state):
-    from cogs.agenda import AgendaCog
-
-    cog = AgendaCog(bot)
-    await cog.start.callback(cog, FakeInteraction(bot), name="X")
+    await slash("agenda start").callback(FakeInteraction(bot), name="X")
     inter = FakeInteraction(bot, user=FakeUser(5, "Eve"))
-    await cog.vote.callback(cog, inter, outcome="부결", votes=3)
+    await slash("agenda vote").callback(inter, outcome="부결", votes=3)
     assert inter.log[0].ephemeral and "부결에 3표" in inter.log[0].text
     edit = inter.log[1]
     assert edit.method == "channel_edit" and "부결** — 3표" in edit.embed.description
 
 
 async def test_a_vote_delivered_twice_counts_once_and_says_so(bot, state):
-    from cogs.agenda import AgendaCog, VoteModal
+    from cogs.agenda import VoteModal
     from tabletop.agenda.store import AgendaStore
 
-    cog = AgendaCog(bot)
-    await cog.start.callback(cog, FakeInteraction(bot), name="X")
+    await slash("agenda start").callback(FakeInteraction(bot), name="X")
     card = VoteModal(1, "가결", "ko")
     card.votes._value = "4"
     first = FakeInteraction(bot, user=FakeUser(5, "Eve"))
@@ -340,11 +359,10 @@ async def test_a_vote_delivered_twice_counts_once_and_says_so(bot, state):
 async def test_concurrent_button_clicks_keep_the_message_right(bot, state):
     import asyncio
 
-    from cogs.agenda import AgendaCog, VoteModal
+    from cogs.agenda import VoteModal
     from tabletop.agenda.store import AgendaStore
 
-    cog = AgendaCog(bot)
-    await cog.start.callback(cog, FakeInteraction(bot), name="X")
+    await slash("agenda start").callback(FakeInteraction(bot), name="X")
 
     async def click(uid):
         modal = VoteModal(1, "가결", "ko")
@@ -372,25 +390,19 @@ async def test_autocomplete_values_open_what_they_name(bot, compendium):
 
 
 async def test_closing_an_agenda_takes_the_buttons_off_its_message(bot, state):
-    from cogs.agenda import AgendaCog
-
-    cog = AgendaCog(bot)
-    await cog.start.callback(cog, FakeInteraction(bot), name="X")
-    await cog.vote.callback(cog, FakeInteraction(bot, user=FakeUser(5, "Eve")), outcome="가결", votes=3)
+    await slash("agenda start").callback(FakeInteraction(bot), name="X")
+    await slash("agenda vote").callback(FakeInteraction(bot, user=FakeUser(5, "Eve")), outcome="가결", votes=3)
     closing = FakeInteraction(bot)
-    await cog.close.callback(cog, closing)
+    await slash("agenda close").callback(closing)
     edit = [s for s in closing.log if s.method == "channel_edit"][-1]
     assert edit.kwargs["view"].children == []  # closed: no buttons left to press
     assert "결과: 가결" in edit.embed.description
 
 
 async def test_a_secret_ballot_is_acknowledged_privately_and_hidden_on_the_message(bot, state):
-    from cogs.agenda import AgendaCog
-
-    cog = AgendaCog(bot)
-    await cog.start.callback(cog, FakeInteraction(bot), name="비밀", secret=True)
+    await slash("agenda start").callback(FakeInteraction(bot), name="비밀", secret=True)
     voter = FakeInteraction(bot, user=FakeUser(5, "Eve"))
-    await cog.vote.callback(cog, voter, outcome="부결", votes=3)
+    await slash("agenda vote").callback(voter, outcome="부결", votes=3)
     assert voter.log[0].ephemeral and "부결에 3표" in voter.log[0].text
     edit = voter.log[1]
     assert edit.method == "channel_edit" and "Eve" in edit.embed.description and "3표" not in edit.embed.description

@@ -6,12 +6,12 @@ import pytest
 from test_combat import Loaded, play
 
 from tabletop.combat.dice import Dice
-from tabletop.combat.units import UnitBook
+from tabletop.combat.units import unit_book
 
 
 @pytest.fixture(scope="module")
-def book(compendium):
-    return UnitBook(compendium.unit_rows("ti4"))
+def book():
+    return unit_book("ti4")
 
 
 def volleys(battle, kind=None):

@@ -10,12 +10,12 @@ from tabletop.combat import odds
 from tabletop.combat.commands import build_fight
 from tabletop.combat.dice import Dice
 from tabletop.combat.resolver import resolve
-from tabletop.combat.units import UnitBook
+from tabletop.combat.units import unit_book
 
 
 @pytest.fixture(scope="module")
-def book(compendium):
-    return UnitBook(compendium.unit_rows("ti4"))
+def book():
+    return unit_book("ti4")
 
 
 def fight(book, kind, **options):

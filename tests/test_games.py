@@ -6,9 +6,10 @@ import pytest
 
 from tabletop.combat.commands import roll_again
 from tabletop.combat.dice import Dice
-from tabletop.errors import UserError
-from tabletop.frontend.commands import Context, dispatch, parse_line
-from tabletop.frontend.console import run_line
+from tabletop.console.app import run_line
+from tabletop.console.lines import parse_line
+from tabletop.core.commands import Context, dispatch
+from tabletop.core.errors import UserError
 from tabletop.galaxy_trucker.dice import parse_incoming, roll_incoming, roll_sabotage
 from tabletop.rules import answers
 

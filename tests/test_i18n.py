@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tabletop.frontend import i18n
+from tabletop.core import i18n
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = [*(ROOT / "tabletop").rglob("*.py"), *(ROOT / "cogs").rglob("*.py"), ROOT / "bot.py"]
@@ -55,7 +55,7 @@ def _literals() -> tuple[set[str], set[str]]:
 def _command_keys() -> set[str]:
     """Keys the Discord Translator asks for: the cogs build them from command and option names."""
     from tabletop import features
-    from tabletop.frontend.commands import COMMANDS
+    from tabletop.core.commands import COMMANDS
 
     features.load()
     keys = set()

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from tabletop.errors import UserError
-from tabletop.frontend import commands
-from tabletop.frontend.console import run_line
+from tabletop.console.app import run_line
+from tabletop.core import commands
+from tabletop.core.errors import UserError
 
 ROOT = Path(__file__).resolve().parent.parent
 

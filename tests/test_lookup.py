@@ -21,7 +21,7 @@ def test_section_number(compendium):
 
 @pytest.mark.parametrize("number", ["79.9", "62.99", "1", "2", "3.2", "8", "18.1", "90.1", "12"])
 def test_a_rule_number_that_does_not_exist_opens_nothing(compendium, number):
-    from tabletop.errors import UserError
+    from tabletop.core.errors import UserError
     from tabletop.rules import answers
 
     assert compendium.search.search(number) == []

@@ -17,16 +17,16 @@ from tabletop.combat import odds
 from tabletop.combat.commands import build_fight
 from tabletop.combat.dice import Dice
 from tabletop.combat.resolver import resolve
-from tabletop.combat.units import UnitBook
-from tabletop.errors import UserError
-from tabletop.frontend.commands import Context, dispatch
+from tabletop.combat.units import unit_book
+from tabletop.core.commands import Context, dispatch
+from tabletop.core.errors import UserError
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
-def book(compendium):
-    return UnitBook(compendium.unit_rows("ti4"))
+def book():
+    return unit_book("ti4")
 
 
 def solve(book, kind, **options):

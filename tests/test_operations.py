@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 from other_user import state_as_another_user
 
-from tabletop.errors import UserError
-from tabletop.frontend.commands import Context, dispatch
+from tabletop.core.commands import Context, dispatch
+from tabletop.core.errors import UserError
 from tabletop.store import StateUnavailable, open_state
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -139,7 +139,7 @@ def test_eval_on_a_malformed_query_file_names_the_file_and_line(tmp_path, cli_en
 
 
 def test_logs_have_one_format_and_never_show_the_token(monkeypatch):
-    from tabletop.frontend import logs
+    from tabletop.core import logs
 
     stream = io.StringIO()
     monkeypatch.setenv("LOG_LEVEL", "DEBUG")

@@ -9,7 +9,7 @@ import pytest
 import yaml
 from fidelity import PACK_SEEDS, compare, first_difference, pack_lines, seed_lines, squash
 
-from tabletop.paths import RULES_DIR
+from tabletop.core.paths import RULES_DIR
 from tabletop.rules.packs import PackError, load_pack, load_packs
 
 

@@ -6,7 +6,7 @@ from fidelity import norm
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tabletop.frontend.render import Reply, check_limits, paginate, plain, split_text
+from tabletop.core.render import Reply, check_limits, paginate, plain, split_text
 from tabletop.rules import answers
 
 
@@ -72,7 +72,7 @@ def test_split_text_round_trip(text, budget):
 
 
 def test_check_limits_catches_overflow():
-    from tabletop.frontend.render import Embed
+    from tabletop.core.render import Embed
 
     assert check_limits(Reply(content="x" * 2001))
     assert check_limits(Reply(embeds=[Embed(title="t" * 257)]))

@@ -8,7 +8,7 @@ import sqlite3
 import pytest
 import yaml
 
-from tabletop.paths import DATA_DIR, RULES_DIR
+from tabletop.core.paths import RULES_DIR
 from tabletop.rules import ruledb
 from tabletop.rules.compendium import Compendium
 from tabletop.rules.packs import PackError
@@ -19,9 +19,7 @@ from tabletop.store import open_state
 def workspace(tmp_path):
     rules = tmp_path / "rules"
     shutil.copytree(RULES_DIR, rules)
-    data = tmp_path / "data"
-    shutil.copytree(DATA_DIR / "units", data / "units") if (DATA_DIR / "units").exists() else data.mkdir()
-    return rules, data, tmp_path / "data" / "rules.db"
+    return rules, tmp_path / "data" / "rules.db"
 
 
 def test_build_writes_every_table(rules_db):
@@ -38,37 +36,37 @@ def test_build_writes_every_table(rules_db):
 
 
 def test_ensure_rebuilds_when_yaml_changes(workspace):
-    rules, data, db = workspace
-    ruledb.ensure(rules, db, data)
+    rules, db = workspace
+    ruledb.ensure(rules, db)
     first = ruledb.stored_hash(db)
-    assert ruledb.ensure(rules, db, data) == db and ruledb.stored_hash(db) == first  # unchanged: no rebuild
+    assert ruledb.ensure(rules, db) == db and ruledb.stored_hash(db) == first  # unchanged: no rebuild
     path = rules / "ti4" / "74.yaml"
     doc = yaml.safe_load(path.read_text(encoding="utf-8"))
     doc["aliases"].append("별폭발")
     path.write_text(yaml.safe_dump(doc, allow_unicode=True, sort_keys=False), encoding="utf-8")
-    ruledb.ensure(rules, db, data)
+    ruledb.ensure(rules, db)
     assert ruledb.stored_hash(db) != first
     comp = Compendium(db)
     assert comp.search.search("별폭발")[0].section == "74"
 
 
 def test_invalid_pack_keeps_the_previous_database(workspace):
-    rules, data, db = workspace
-    ruledb.build(rules, db, data)
+    rules, db = workspace
+    ruledb.build(rules, db)
     before = db.read_bytes()
     (rules / "ti4" / "79.yaml").write_text("id: '79'\nnumber: 79\ntitle: 폭격\nrules:\n- id: '79.1'\n", encoding="utf-8")
     with pytest.raises(PackError) as exc:
-        ruledb.build(rules, db, data)
+        ruledb.build(rules, db)
     assert "rules/ti4/79.yaml: section 79, rule 79.1: 'text' is missing" in exc.value.messages
     assert db.read_bytes() == before
     assert not [p for p in db.parent.iterdir() if p.name.startswith(".rules-")]  # no temp file left
 
 
 def test_rebuild_never_touches_state(workspace, tmp_path):
-    rules, data, db = workspace
+    rules, db = workspace
     state = open_state(tmp_path / "state.db")
     state.set_setting("g1", "chat", "off")
-    ruledb.build(rules, db, data)
-    ruledb.build(rules, db, data)
+    ruledb.build(rules, db)
+    ruledb.build(rules, db)
     assert state.get_setting("g1", "chat") == "off"
     assert db != tmp_path / "state.db"

@@ -9,7 +9,8 @@ from conftest import EVAL
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tabletop.rules import evaluation, text
+from tabletop.core import text
+from tabletop.rules import evaluation
 from tabletop.rules.search import MAX_QUERY_CHARS
 
 
@@ -78,7 +79,7 @@ def test_dense_ranking_lifts_every_pack_left_out_of_the_fit(compendium):
 
 
 def test_no_ti4_question_is_answered_from_another_game(compendium):
-    from tabletop.errors import UserError
+    from tabletop.core.errors import UserError
     from tabletop.rules import answers
 
     for file in ("ti4_queries.yaml", "ti4_players.yaml", "ti4_own.yaml"):
@@ -109,7 +110,7 @@ def test_chat_mode_answers_from_a_game_named_in_the_question(compendium, query, 
 
 @pytest.mark.parametrize("query", ["유성군", "탐험 카드", "외계인 유물", "리프트 점수"])
 def test_chat_mode_stays_in_the_servers_game_unless_another_is_named(compendium, query):
-    from tabletop.errors import UserError
+    from tabletop.core.errors import UserError
     from tabletop.rules import answers
 
     try:

@@ -15,9 +15,9 @@ import pytest
 from other_user import state_as_another_user
 
 from tabletop.agenda.store import AgendaStore, Player
-from tabletop.errors import UserError
-from tabletop.frontend.commands import Context, dispatch
-from tabletop.frontend.console import run_line
+from tabletop.console.app import run_line
+from tabletop.core.commands import Context, dispatch
+from tabletop.core.errors import UserError
 from tabletop.store import StateUnavailable, open_state
 
 ROOT = Path(__file__).resolve().parent.parent

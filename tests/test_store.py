@@ -15,7 +15,7 @@ import pytest
 
 from tabletop.agenda import phase
 from tabletop.agenda.store import AGAINST, FOR, AgendaStore, Player
-from tabletop.errors import UserError
+from tabletop.core.errors import UserError
 from tabletop.store import StateUnavailable, begin_request, open_state
 from tabletop.store import postgres as pg_backend
 from tabletop.store.schema import migrations
@@ -89,7 +89,7 @@ WORKER = textwrap.dedent(
     from pathlib import Path
     sys.path.insert(0, {root!r})
     from tabletop.agenda.store import AgendaStore, Player
-    from tabletop.errors import UserError
+    from tabletop.core.errors import UserError
     from tabletop.store import begin_request, open_state
     target, action, agenda_id, first, count, go = sys.argv[1:7]
     store = AgendaStore(open_state(target))
@@ -283,12 +283,12 @@ def test_each_owner_registers_its_own_migrations_and_a_gap_is_refused(monkeypatc
 async def test_the_discord_adapter_votes_on_each_backend_and_counts_a_redelivery_once(state_target):
     from discord_fakes import FakeBot, FakeInteraction, FakeUser
 
-    from cogs.agenda import AgendaCog, VoteModal
+    from cogs.agenda import VoteModal
+    from cogs.commands import slash
 
     state = open_state(state_target)
     bot = FakeBot(state=state, compendium=None, user=FakeUser(999, "bot", bot=True))
-    cog = AgendaCog(bot)
-    await cog.start.callback(cog, FakeInteraction(bot), name="분리 독트린", players="<@1> <@2>")
+    await slash("agenda start").callback(FakeInteraction(bot), name="분리 독트린", players="<@1> <@2>")
     form = VoteModal(1, "가결", "ko")
     form.votes._value = "6"
     first = FakeInteraction(bot, user=FakeUser(2, "Bob"))

@@ -10,8 +10,8 @@ import time
 import pytest
 
 from cogs import workers
-from tabletop.errors import UserError
-from tabletop.frontend.logs import guild_var
+from tabletop.core.errors import UserError
+from tabletop.core.logs import guild_var
 
 
 async def test_the_loop_keeps_serving_while_a_command_computes():

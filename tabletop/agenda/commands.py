@@ -8,17 +8,25 @@ actor privately; the console prints both.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from tabletop.agenda import phase as phases
 from tabletop.agenda.store import KINDS, MAX_VOTES, TYPES, AgendaStore, Player, parse_people, split_outcomes
 from tabletop.agenda.view import agenda_reply, audit_pages, history_reply
 from tabletop.agenda.windows import MAX_CARD, WINDOWS
-from tabletop.errors import UserError
-from tabletop.frontend.commands import Context, Option, command, component
-from tabletop.frontend.i18n import t
-from tabletop.frontend.render import Reply
-from tabletop.frontend.timezones import server_zone
+from tabletop.core import settings
+from tabletop.core.commands import Context, Option, command, component
+from tabletop.core.errors import UserError
+from tabletop.core.i18n import t
+from tabletop.core.render import Reply
+from tabletop.core.timezones import server_zone
+
+# Agendas are voted in a server's channel: every agenda command needs one.
+agenda_command = functools.partial(command, guild_only=True)
+# Agenda ids are the store's row ids: a billion is more than any server will reach, and keeps the
+# number within Discord's integer option.
+MAX_AGENDA_ID = 10**9
 
 
 @dataclass
@@ -58,7 +66,7 @@ def windows_default(ctx: Context, windows: bool | None) -> bool:
     """Windows as asked, else as the server's /settings agenda_windows: says (off by default)."""
     if windows is not None:
         return windows
-    return ctx.state.get_setting(ctx.guild_id, "agenda_windows", "off") == "on"
+    return settings.read(ctx.state, ctx.guild_id, settings.AGENDA_WINDOWS)
 
 
 def _people(ctx: Context, players, speaker):
@@ -70,7 +78,7 @@ def _people(ctx: Context, players, speaker):
     return people, the_speaker
 
 
-@command(
+@agenda_command(
     "agenda start",
     Option("name", required=True, max_length=100),
     Option("outcomes", max_length=1500),
@@ -104,7 +112,7 @@ def start(ctx: Context, name: str, outcomes=None, type=None, kind=None, speaker=
     return reply
 
 
-@command(
+@agenda_command(
     "agenda phase",
     Option("players", required=True, max_length=600),
     Option("speaker", required=True, max_length=100),
@@ -127,7 +135,7 @@ def phase(ctx: Context, players: str, speaker: str, windows=None, first=None, se
 WINDOW = Option("window", required=True, choices=WINDOWS)
 
 
-@command("agenda pass", WINDOW, Option("lock", kind="bool"))
+@agenda_command("agenda pass", WINDOW, Option("lock", kind="bool"))
 def pass_(ctx: Context, window: str, lock=False):
     return pass_window(ctx, _current(ctx).id, window, bool(lock))
 
@@ -143,7 +151,7 @@ def pass_window(ctx: Context, agenda_id: int, window: str | None, lasting: bool)
     )
 
 
-@command("agenda play", WINDOW, Option("card", required=True, max_length=MAX_CARD))
+@agenda_command("agenda play", WINDOW, Option("card", required=True, max_length=MAX_CARD))
 def play(ctx: Context, window: str, card: str):
     return play_card(ctx, _current(ctx).id, window, card)
 
@@ -173,7 +181,7 @@ def _open_window(ctx: Context, agenda_id: int) -> str:
     return agenda.window
 
 
-@command(
+@agenda_command(
     "agenda vote",
     Option("outcome", required=True, max_length=100),
     Option("votes", kind="int", required=True, min_value=0, max_value=MAX_VOTES),
@@ -202,12 +210,12 @@ def cast_vote(ctx: Context, agenda_id: int, outcome: str | None, votes: int) -> 
     return _updated(agenda, ack)
 
 
-@command("agenda abstain")
+@agenda_command("agenda abstain")
 def abstain(ctx: Context):
     return cast_vote(ctx, _current(ctx).id, None, 0)
 
 
-@command("agenda predict", Option("outcome", required=True, max_length=100))
+@agenda_command("agenda predict", Option("outcome", required=True, max_length=100))
 def predict(ctx: Context, outcome: str):
     return make_prediction(ctx, _current(ctx).id, outcome)
 
@@ -219,7 +227,7 @@ def make_prediction(ctx: Context, agenda_id: int, outcome: str) -> AgendaReply:
     return _updated(agenda, t("agenda.ack.predict", ctx.locale, voter=name, outcome=chosen, agenda=agenda.label))
 
 
-@command("agenda close", Option("choice", max_length=100))
+@agenda_command("agenda close", Option("choice", max_length=100))
 def close(ctx: Context, choice=None):
     s = store(ctx)
     agenda = s.close(_current(ctx).id, me(ctx), ctx.is_admin, choice, ctx.locale)
@@ -244,7 +252,7 @@ def ready_rule(ctx: Context) -> str:
     return f"62.4 {rule.text}" if rule else "62.4"
 
 
-@command("agenda cancel")
+@agenda_command("agenda cancel")
 def cancel(ctx: Context):
     s = store(ctx)
     agenda = s.cancel(_current(ctx).id, me(ctx), ctx.is_admin, ctx.locale)
@@ -252,7 +260,7 @@ def cancel(ctx: Context):
     return _updated(agenda, t("agenda.ack.cancel", ctx.locale, agenda=agenda.label))
 
 
-@command("agenda show", Option("id", kind="int", min_value=1, max_value=10**9))
+@agenda_command("agenda show", Option("id", kind="int", min_value=1, max_value=MAX_AGENDA_ID), private=True)
 def show(ctx: Context, id=None):
     _readable(ctx)
     s = store(ctx)
@@ -265,7 +273,7 @@ def show(ctx: Context, id=None):
     return audit_pages(s, agenda, server_zone(ctx), ctx.locale)
 
 
-@command("agenda history")
+@agenda_command("agenda history", private=True)
 def history(ctx: Context):
     _readable(ctx)
     return history_reply(store(ctx).history(ctx.guild_id, ctx.channel_id), ctx.locale)

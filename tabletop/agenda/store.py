@@ -22,9 +22,9 @@ from dataclasses import dataclass, field
 from tabletop.agenda import schema as _schema  # noqa: F401 - registers the agenda's tables
 from tabletop.agenda import windows
 from tabletop.agenda.windows import Pass, Play
-from tabletop.errors import UserError
-from tabletop.frontend.i18n import t
-from tabletop.rules import text
+from tabletop.core import text
+from tabletop.core.errors import UserError
+from tabletop.core.i18n import t
 from tabletop.store import StateStore, now_text
 
 TYPES = ("for-against", "elect-player", "elect-planet", "elect-other")

@@ -11,8 +11,8 @@ from zoneinfo import ZoneInfo
 
 from tabletop.agenda import windows
 from tabletop.agenda.store import Agenda, AgendaStore
-from tabletop.frontend.i18n import t
-from tabletop.frontend.render import (
+from tabletop.core.i18n import t
+from tabletop.core.render import (
     COLOR_OK,
     COLOR_RULE,
     FIELD_VALUE_MAX,
@@ -28,7 +28,7 @@ from tabletop.frontend.render import (
     paginate,
     truncate_label,
 )
-from tabletop.frontend.timezones import local_time, zone_label
+from tabletop.core.timezones import local_time, zone_label
 
 MAX_OUTCOME_BUTTONS = 5
 NAMES_PER_OUTCOME = 8  # beyond this an outcome line says how many more: 25 outcomes stay in 4096

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field, replace
 
 from tabletop.combat.model import Die, SideModel, State, needs
 from tabletop.combat.units import Roll, Side, Unit
-from tabletop.errors import UserError
-from tabletop.frontend.i18n import t
+from tabletop.core.errors import UserError
+from tabletop.core.i18n import t
 
 ATTACKER, DEFENDER = "attacker", "defender"
 MAX_ROUNDS = 100

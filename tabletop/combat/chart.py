@@ -11,7 +11,7 @@ from functools import cache
 
 from tabletop.combat.battle import ATTACKER, DEFENDER
 from tabletop.combat.odds import Odds
-from tabletop.frontend.i18n import t
+from tabletop.core.i18n import t
 
 WIDTH_PX, HEIGHT_PX, DPI = 960, 540, 96  # a 16:9 picture that Discord shows whole
 COLORS = {ATTACKER: "#d9534f", DEFENDER: "#3b6ea5", "draw": "#8a8a8a"}

@@ -11,6 +11,7 @@ import json
 import re
 
 from tabletop.combat import odds as exact
+from tabletop.combat import units
 from tabletop.combat.battle import (
     ATTACKER,
     DEFENDER,
@@ -22,39 +23,47 @@ from tabletop.combat.battle import (
     with_modifier,
 )
 from tabletop.combat.chart import odds_chart
-from tabletop.combat.dice import Dice, parse_seed, roll_expression
+from tabletop.combat.dice import SEED, Dice, parse_seed, roll_expression
 from tabletop.combat.report import battle_pages, odds_pages, roll_pages
 from tabletop.combat.resolver import Battle, resolve
+from tabletop.combat.unitdata import UnitDataError
 from tabletop.combat.units import Side, UnitBook, parse_order, parse_side
-from tabletop.errors import UserError
-from tabletop.frontend.commands import Context, Option, command, component, log_roll
-from tabletop.frontend.i18n import t
-from tabletop.frontend.render import Attachment, Paged
+from tabletop.core.commands import Context, Option, command, component, log_roll
+from tabletop.core.errors import UserError
+from tabletop.core.i18n import t
+from tabletop.core.render import Attachment, Paged
 
 GAME = "ti4"
 SIDE_MAX_CHARS = 500  # a side is a list of units; a long but real fleet fits well within this
 CHART_NAME = "odds.png"
+ORDER_MAX_CHARS = 200  # a loss order names unit types: a few words
+UNIT_PROBLEMS_SHOWN = 5  # the first few say what to fix; `python bot.py build` lists them all
 
 
-def side(name: str, required: bool = False) -> Option:
-    return Option(name, required=required, max_length=SIDE_MAX_CHARS)
+def side(name: str, required: bool = False, help: str = "") -> Option:
+    return Option(name, required=required, max_length=SIDE_MAX_CHARS, help=help or f"opt.combat.{name}.desc")
 
 
 def modifier(name: str) -> Option:
-    return Option(name, kind="int", min_value=-MAX_MODIFIER, max_value=MAX_MODIFIER)
+    return Option(name, kind="int", min_value=-MAX_MODIFIER, max_value=MAX_MODIFIER, help="opt.combat.mod.desc")
 
 
 def order(name: str) -> Option:
-    return Option(name, max_length=200)
+    return Option(name, max_length=ORDER_MAX_CHARS, help="opt.combat.order.desc")
 
 
-SEED = Option("seed", max_length=20, one_word=True)
-RETREAT = Option("retreat", max_length=30, one_word=True)
-SHIELD = Option("shield", kind="bool")
+RETREAT = Option("retreat", max_length=30, one_word=True, help="opt.combat.retreat.desc")
+SHIELD = Option("shield", kind="bool", help="opt.combat.shield.desc")
 
 
-def unit_book(compendium) -> UnitBook:
-    return UnitBook(compendium.unit_rows(GAME))
+def unit_book(locale="ko") -> UnitBook:
+    """The unit catalogue; a sentence naming the first problems when its files are broken (the
+    rules keep answering: they never read these files)."""
+    try:
+        return units.unit_book(GAME)
+    except UnitDataError as exc:
+        shown = "\n".join(f"  {m}" for m in exc.messages[:UNIT_PROBLEMS_SHOWN])
+        raise UserError(t("combat.unit_data_broken", locale, count=len(exc.messages), problems=shown)) from None
 
 
 _RETREAT_RE = re.compile(r"^\s*(attacker|defender|공격자|방어자|攻撃側|防御側)\s*@\s*(\d{1,3})\s*$", re.IGNORECASE)
@@ -168,7 +177,7 @@ def fight(kind: str, options: dict, book: UnitBook, seed: int, locale="ko") -> B
 
 def _battle(ctx: Context, kind: str, options: dict, seed) -> Paged:
     seed = parse_seed(seed, ctx.locale)
-    battle = fight(kind, options, unit_book(ctx.compendium), seed, ctx.locale)
+    battle = fight(kind, options, unit_book(ctx.locale), seed, ctx.locale)
     again = log_roll(ctx, f"combat {kind}", options, seed, f"{battle.winner or ''} {battle.control or ''}".strip())
     odds_id = again.replace("combat:again:", "combat:odds:") if again and kind != "bombard" else None
     return battle_pages(battle, ctx.locale, again_id=again, odds_id=odds_id)
@@ -176,7 +185,7 @@ def _battle(ctx: Context, kind: str, options: dict, seed) -> Paged:
 
 def odds_answer(ctx: Context, kind: str, options: dict) -> Paged:
     """/odds: the exact probabilities, the most likely survivors, and a chart."""
-    the_fight = build_fight(kind, options, unit_book(ctx.compendium), ctx.locale)
+    the_fight = build_fight(kind, options, unit_book(ctx.locale), ctx.locale)
     result = exact.solve(the_fight)
     paged = odds_pages(result, kind, ctx.locale, chart=CHART_NAME)
     paged.files = [Attachment(CHART_NAME, odds_chart(result, t(f"combat.title.{kind}", ctx.locale), ctx.locale))]
@@ -184,8 +193,8 @@ def odds_answer(ctx: Context, kind: str, options: dict) -> Paged:
 
 
 GROUND = (
-    side("attacker", required=True),
-    side("defender", required=True),
+    side("attacker", required=True, help="opt.combat.side.desc"),
+    side("defender", required=True, help="opt.combat.side.desc"),
     modifier("attacker_mod"),
     modifier("defender_mod"),
     order("attacker_order"),
@@ -205,37 +214,39 @@ INVADE = (
 )
 
 
-@command("combat space", *SPACE, SEED)
+@command("combat space", *SPACE, SEED, heavy=True)
 def combat_space(ctx: Context, seed=None, **options):
     return _battle(ctx, "space", options, seed)
 
 
-@command("combat ground", *GROUND, SEED)
+@command("combat ground", *GROUND, SEED, heavy=True)
 def combat_ground(ctx: Context, seed=None, **options):
     return _battle(ctx, "ground", options, seed)
 
 
-@command("combat bombard", side("units", required=True), side("target", required=True), SHIELD, order("target_order"), SEED)
+@command(
+    "combat bombard", side("units", required=True), side("target", required=True), SHIELD, order("target_order"), SEED, heavy=True
+)
 def combat_bombard(ctx: Context, seed=None, **options):
     return _battle(ctx, "bombard", options, seed)
 
 
-@command("combat invade", *INVADE, SEED)
+@command("combat invade", *INVADE, SEED, heavy=True)
 def combat_invade(ctx: Context, seed=None, **options):
     return _battle(ctx, "invade", options, seed)
 
 
-@command("odds space", *SPACE)
+@command("odds space", *SPACE, heavy=True, deferred=True)
 def odds_space(ctx: Context, **options):
     return odds_answer(ctx, "space", options)
 
 
-@command("odds ground", *GROUND)
+@command("odds ground", *GROUND, heavy=True, deferred=True)
 def odds_ground(ctx: Context, **options):
     return odds_answer(ctx, "ground", options)
 
 
-@command("odds invade", *INVADE)
+@command("odds invade", *INVADE, heavy=True, deferred=True)
 def odds_invade(ctx: Context, **options):
     return odds_answer(ctx, "invade", options)
 
@@ -257,7 +268,7 @@ def _logged(ctx: Context, roll_id: int) -> dict:
 
 def roll_again(ctx: Context, roll_id: int):
     """Replay a logged roll or battle with a fresh seed (the "roll again" button)."""
-    from tabletop.frontend.commands import COMMANDS
+    from tabletop.core.commands import COMMANDS
 
     spec = _logged(ctx, roll_id)
     return COMMANDS[spec["command"]].handler(ctx, **spec["options"])  # a fresh seed: none is passed

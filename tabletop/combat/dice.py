@@ -10,12 +10,16 @@ import re
 import secrets
 from dataclasses import dataclass
 
-from tabletop.errors import UserError
-from tabletop.frontend.i18n import t
+from tabletop.core.commands import Option
+from tabletop.core.errors import UserError
+from tabletop.core.i18n import t
 
 MAX_DICE = 100
 MAX_SIDES = 1000
 MAX_SEED = 2**63 - 1
+# The option every dice command takes to replay a roll: the largest seed has 19 digits, and one
+# more character lets a stray sign through to parse_seed's clear sentence.
+SEED = Option("seed", max_length=len(str(MAX_SEED)) + 1, one_word=True, help="opt.seed.desc")
 
 
 def new_seed() -> int:

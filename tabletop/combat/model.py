@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tabletop.combat.units import LOSS_ORDER, Side, Unit
+from tabletop.combat.unitdata import LOSS_ORDER
+from tabletop.combat.units import Side, Unit
 
 State = tuple[int, int]  # (damaged units alive, units lost)
 

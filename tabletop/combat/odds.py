@@ -22,17 +22,17 @@ from __future__ import annotations
 import heapq
 import time
 from collections import defaultdict
-from dataclasses import dataclass, field
 from functools import lru_cache
 
 import numpy as np
 
 from tabletop.combat.battle import ATTACKER, DEFENDER, Fight, assign, signature, takes_all_ships, without_ships
 from tabletop.combat.model import Die, SideModel, State, after_doom
+from tabletop.combat.outcome import Odds, survivor_key, units_key
 from tabletop.combat.resolver import can_ever_hit, check_dice, outcome, play_round
 from tabletop.combat.units import Side
-from tabletop.errors import UserError
-from tabletop.frontend.i18n import t
+from tabletop.core.errors import UserError
+from tabletop.core.i18n import t
 
 MAX_STATES = 60_000  # joint states; past this the battle is refused rather than left to hang
 TIME_BUDGET = 1.0  # seconds: a battle that takes longer is refused with a message
@@ -40,71 +40,6 @@ ITERATION_TAIL = 1e-12  # played one by one, rounds go on until less than this i
 MAX_ITERATED_ROUNDS = 3000
 MOVES_AT_ONCE = 4_000_000  # floats (32 MB): the most per-cell moves worked out in one go
 FLOW_AT_ONCE = 2_000_000  # floats (16 MB): the largest cell-to-cell flow held at once; larger fights go level by level
-
-
-@dataclass
-class Odds:
-    attacker: float = 0.0
-    defender: float = 0.0
-    draw: float = 0.0
-    retreat: float = 0.0  # included in the other side's win
-    retreating: str | None = None  # the side that retreats (ATTACKER or DEFENDER), if one does
-    stalemate: float = 0.0  # nobody can hit any more (counted in no side's win)
-    rounds: float = 0.0  # expected number of combat rounds
-    control: float | None = None  # invasion: the attacker controls the planet
-    no_combat: float = 0.0  # invasion: no ground combat took place
-    survivors: dict[str, dict[tuple, float]] = field(default_factory=lambda: {ATTACKER: {}, DEFENDER: {}})
-
-    def total(self) -> float:
-        return self.attacker + self.defender + self.draw + self.stalemate
-
-    def top_survivors(self, side: str, n: int = 5) -> list[tuple[tuple, float]]:
-        return sorted(self.survivors[side].items(), key=lambda kv: -kv[1])[:n]
-
-    def survivor_counts(self, side: str) -> dict[int, float]:
-        out: dict[int, float] = defaultdict(float)
-        for units, p in self.survivors[side].items():
-            out[sum(n for _, n in units)] += p
-        return dict(sorted(out.items()))
-
-    def add_survivors(self, side: str, key: tuple, p: float) -> None:
-        self.survivors[side][key] = self.survivors[side].get(key, 0.0) + p
-
-    def as_dict(self) -> dict:
-        out = {
-            "attacker": round(self.attacker, 12),
-            "defender": round(self.defender, 12),
-            "draw": round(self.draw, 12),
-            "rounds": round(self.rounds, 6),
-            "survivors": {
-                side: [{"units": dict(units), "p": round(p, 12)} for units, p in self.top_survivors(side, 10)]
-                for side in (ATTACKER, DEFENDER)
-            },
-        }
-        if self.retreat:
-            out["retreat"] = round(self.retreat, 12)
-        if self.stalemate:
-            out["stalemate"] = round(self.stalemate, 12)
-        if self.control is not None:
-            out["control"] = round(self.control, 12)
-            out["no_combat"] = round(self.no_combat, 12)
-        return out
-
-
-def _units_key(units, locale: str) -> tuple:
-    counts: dict[str, int] = defaultdict(int)
-    for unit in units:
-        counts[unit.name(locale)] += 1
-    return tuple(sorted(counts.items()))
-
-
-def _survivor_key(model: SideModel, lost: int, locale: str) -> tuple:
-    """Survivors after `lost` losses (the same for every state with those losses), kept on
-    the model: a solve asks for the same few many times."""
-    key = ("survivors", lost, locale)
-    if key not in model.memo:
-        model.memo[key] = _units_key(model.units[lost:], locale)
-    return model.memo[key]
 
 
 class _Budget:
@@ -158,8 +93,8 @@ def solve(fight: Fight) -> Odds:
     scenarios = _pre_combat(fight, budget)
     if not fight.has_rounds():  # bombardment only
         for p, a, d in scenarios:
-            odds.add_survivors(ATTACKER, _units_key(a.units, fight.locale), p)
-            odds.add_survivors(DEFENDER, _units_key(d.units, fight.locale), p)
+            odds.add_survivors(ATTACKER, units_key(a.units, fight.locale), p)
+            odds.add_survivors(DEFENDER, units_key(d.units, fight.locale), p)
         return odds
     # branches that only lost units in the loss order start the rounds of the untouched sides
     base_a, base_d = fight.models(fight.attacker, fight.defender)
@@ -605,8 +540,8 @@ def _finish(
 ) -> None:
     sa, sd, _ = after_doom(ma, md, *state)
     a_gone, d_gone = ma.gone(sa), md.gone(sd)
-    odds.add_survivors(ATTACKER, _survivor_key(ma, sa[1], fight.locale), p)
-    odds.add_survivors(DEFENDER, _survivor_key(md, sd[1], fight.locale), p)
+    odds.add_survivors(ATTACKER, survivor_key(ma, sa[1], fight.locale), p)
+    odds.add_survivors(DEFENDER, survivor_key(md, sd[1], fight.locale), p)
     if fight.kind == "invade":
         if not combat:
             odds.no_combat += p

@@ -8,8 +8,8 @@ from tabletop.combat.dice import DiceRoll
 from tabletop.combat.odds import Odds
 from tabletop.combat.resolver import ATTACKER, DEFENDER, Battle, Volley
 from tabletop.combat.units import Side
-from tabletop.frontend.i18n import t
-from tabletop.frontend.render import COLOR_OK, COLOR_RULE, Button, Embed, Paged, escape_md, footer_page, paginate
+from tabletop.core.i18n import t
+from tabletop.core.render import COLOR_OK, COLOR_RULE, Button, Embed, Paged, escape_md, footer_page, paginate
 
 
 def _side_name(side: str, locale) -> str:

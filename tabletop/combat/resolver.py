@@ -11,8 +11,8 @@ from tabletop.combat.battle import ATTACKER, DEFENDER, MAX_ROUNDS, Fight, assign
 from tabletop.combat.dice import MAX_DICE, Dice
 from tabletop.combat.model import SideModel, State, after_doom
 from tabletop.combat.units import Side
-from tabletop.errors import UserError
-from tabletop.frontend.i18n import t
+from tabletop.core.errors import UserError
+from tabletop.core.i18n import t
 
 __all__ = ["ATTACKER", "DEFENDER", "Battle", "Volley", "resolve", "play_round"]
 

@@ -1,4 +1,4 @@
-"""The unit catalogue (data/units/*.yaml, schema-checked when the rules database is built) and
+"""Units and named effects as the dice and the odds use them (from `unitdata`), and
 the little language players use to write a side: "3 infantry, 1 mech", "2x 보병", "보병 x2",
 "dread2" (the upgrade), "3 custom@6x2 sustain" (an ad hoc unit), and named effects ("sardakk",
 "plasma scoring").
@@ -14,203 +14,19 @@ Grammar of one item, documented in /help and the README:
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 
-import yaml
 from rapidfuzz import fuzz, process
 
-from tabletop.errors import UserError
-from tabletop.frontend.i18n import lang, t
-from tabletop.rules import text
+from tabletop.combat.unitdata import DESCRIPTIVE, EFFECT_FIELDS, GROUND_TYPES, SHIP_TYPES, STRUCTURE_TYPES, unit_entries
+from tabletop.core import text
+from tabletop.core.errors import UserError
+from tabletop.core.i18n import lang, t
 
 MAX_UNITS_PER_SIDE = 100
 MAX_COMBAT_VALUE = 10
 MAX_SPEC_CHARS = 500
-
-# Default loss order (what calculators use): cheapest kinds of ship first, infantry before mechs.
-LOSS_ORDER = (
-    "fighter",
-    "destroyer",
-    "carrier",
-    "cruiser",
-    "dreadnought",
-    "war-sun",
-    "flagship",
-    "infantry",
-    "mech",
-    "pds",
-    "space-dock",
-)
-SHIP_TYPES = frozenset(LOSS_ORDER[:7])
-GROUND_TYPES = frozenset({"infantry", "mech"})
-STRUCTURE_TYPES = frozenset({"pds", "space-dock"})
-ABILITIES = frozenset(
-    {
-        "no-space-cannon-against",  # Argent flagship: no space cannon against your ships
-        "opponent-no-sustain",  # Mentak flagship (space) and mech (ground)
-        "fighters-fight-on-ground",  # Naalu flagship
-        "other-ships-plus-one",  # Sardakk flagship
-        "nine-and-ten-hit-thrice",  # Jol-Nar flagship
-        "dice-per-opponent-ship",  # Winnu flagship
-        "mechs-extra-die",  # Naaz-Rokha flagship
-        "valkyrie",  # Sardakk mech: a hit back for each sustain in ground combat
-        "repaired-each-round",  # Letnev flagship: repaired at the start of each space combat round
-        "ground-forces-fight-in-space",  # Nekro flagship: ground forces in its system fight as ships
-        "destroys-all-ships",  # Yin flagship: when it is destroyed, every ship in the system is
-    }
-)
-EFFECT_KINDS = frozenset({"faction-ability", "technology", "action-card", "agenda", "condition"})
-
-
-# --- the catalogue and its schema ----------------------------------------------------------------
-
-_ROLL = {"value": int, "dice": int}
-UNIT_FIELDS: dict[str, object] = {
-    "id": str,
-    "names": dict,
-    "aliases": list,
-    "faction": str,
-    "type": str,
-    "tier": int,
-    "ground": bool,
-    "combat": int,
-    "dice": int,
-    "sustain": bool,
-    "bombardment": _ROLL,
-    "space_cannon": _ROLL,
-    "anti_fighter_barrage": _ROLL,
-    "planetary_shield": bool,
-    "disables_shields": bool,
-    "abilities": list,
-    "conditional_bonus": int,
-    "cost": (int, float),
-    "source": str,
-}
-UNIT_REQUIRED = ("id", "names", "type", "source")
-EFFECT_FIELDS: dict[str, object] = {
-    "id": str,
-    "names": dict,
-    "kind": str,
-    "aliases": list,
-    "source": str,
-    "combat_modifier": int,
-    "round_modifier": int,
-    "sustain_cancels": int,
-    "harrow": bool,
-    "extra_die": list,
-    "cannon_against": int,
-    "bombardment_against": int,
-    "opening_hit": str,
-    "silence_round": bool,
-    "ambush": bool,
-    "x89": bool,
-    "repair_each_round": bool,
-    "answering_hit": bool,
-    "no_cannon_on_landing": bool,
-    "assault_cannon": bool,
-    "graviton": bool,
-    "disable_pds": bool,
-    "reroll_misses_round": int,
-    "blitz": int,
-    "no_bombardment": bool,
-    "unit_bonus": dict,
-}
-EFFECT_REQUIRED = ("id", "names", "kind", "source")
-
-
-class UnitDataError(Exception):
-    """Every problem found in the unit files, each naming the file, the entry and the field."""
-
-    def __init__(self, messages: list[str]):
-        super().__init__("\n".join(messages))
-        self.messages = messages
-
-
-def _check_entry(entry: object, fields: dict, required: tuple, where: str) -> list[str]:
-    if not isinstance(entry, dict):
-        return [f"{where}: must be a mapping of fields"]
-    problems = [f"{where}: '{name}' is missing" for name in required if name not in entry]
-    for name, value in entry.items():
-        kind = fields.get(name)
-        if kind is None:
-            problems.append(f"{where}: unknown field '{name}'")
-        elif isinstance(kind, dict):
-            if (
-                not isinstance(value, dict)
-                or set(value) != set(kind)
-                or not all(isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 10 for v in value.values())
-            ):
-                problems.append(f"{where}: '{name}' must be {{value: 1-10, dice: 1-10}}")
-        elif kind is bool:
-            if not isinstance(value, bool):
-                problems.append(f"{where}: '{name}' must be true or false")
-        elif kind is int:
-            if not isinstance(value, int) or isinstance(value, bool):
-                problems.append(f"{where}: '{name}' must be a whole number")
-            elif name in ("combat", "dice", "tier") and not 1 <= value <= 10:
-                problems.append(f"{where}: '{name}' must be from 1 to 10")
-        elif not isinstance(value, kind):
-            problems.append(f"{where}: '{name}' must be {getattr(kind, '__name__', 'a number')}")
-    return problems
-
-
-def validate_unit_file(path: Path, data: object) -> list[str]:
-    """Schema messages for one unit file, each naming the file, the unit and the field."""
-    name = path.as_posix().split("/data/")[-1] if "/data/" in path.as_posix() else path.name
-    file = f"data/{name}" if not name.startswith("data/") else name
-    if not isinstance(data, dict) or not isinstance(data.get("game"), str):
-        return [f"{file}: must be a mapping with 'game', 'units' and 'effects'"]
-    problems: list[str] = []
-    ids: set[str] = set()
-    for kind, fields, required in (("units", UNIT_FIELDS, UNIT_REQUIRED), ("effects", EFFECT_FIELDS, EFFECT_REQUIRED)):
-        for index, entry in enumerate(data.get(kind) or []):
-            uid = entry.get("id") if isinstance(entry, dict) else None
-            where = f"{file}: {kind[:-1]} {uid or '#' + str(index + 1)}"
-            problems += _check_entry(entry, fields, required, where)
-            if not isinstance(entry, dict):
-                continue
-            if uid in ids:
-                problems.append(f"{where}: 'id' is used twice")
-            ids.add(str(uid))
-            if kind == "units":
-                if entry.get("type") not in LOSS_ORDER:
-                    problems.append(f"{where}: 'type' must be one of {', '.join(LOSS_ORDER)}")
-                unknown = set(entry.get("abilities") or []) - ABILITIES
-                if unknown:
-                    problems.append(f"{where}: unknown ability '{sorted(unknown)[0]}'")
-            elif entry.get("kind") not in EFFECT_KINDS:
-                problems.append(f"{where}: 'kind' must be one of {', '.join(sorted(EFFECT_KINDS))}")
-    return problems
-
-
-def load_unit_tables(folder: Path) -> list[dict]:
-    """Rows for the rules database's units table, one per unit or effect; UnitDataError lists
-    every schema problem so a bad file never reaches a battle."""
-    rows, problems = [], []
-    for path in sorted(folder.glob("*.yaml")):
-        try:
-            with path.open(encoding="utf-8") as f:
-                data = yaml.safe_load(f) or {}
-        except yaml.YAMLError as exc:
-            problems.append(f"data/units/{path.name}: not valid YAML ({exc})")
-            continue
-        found = validate_unit_file(path, data)
-        problems += found
-        if found:
-            continue
-        for kind in ("units", "effects"):
-            for entry in data.get(kind) or []:
-                payload = json.dumps(
-                    {**entry, "kind": entry.get("kind", kind) if kind == "effects" else "units"}, ensure_ascii=False
-                )
-                rows.append({"game": data["game"], "id": entry["id"], "data": payload})
-    if problems:
-        raise UnitDataError(problems)
-    return rows
-
 
 # --- units and sides --------------------------------------------------------------------------
 
@@ -287,20 +103,21 @@ class Effects:
     unit_bonus: dict[str, int] = field(default_factory=dict)
 
     def add(self, row: dict) -> None:
-        for name in EFFECT_FIELDS:
-            if name in ("id", "names", "kind", "aliases", "source") or name not in row:
+        """Add one named effect's fields, each combined as its schema says."""
+        for name, value in row.items():
+            spec = EFFECT_FIELDS.get(name)
+            if spec is None or name in DESCRIPTIVE:
                 continue
-            value = row[name]
-            if name in ("combat_modifier", "round_modifier", "cannon_against", "bombardment_against"):
-                setattr(self, name, getattr(self, name) + value)
-            elif name == "sustain_cancels":
-                self.sustain_cancels = max(self.sustain_cancels, value)
-            elif name == "extra_die":
-                self.extra_die = self.extra_die | frozenset(value)
-            elif name == "unit_bonus":
-                self.unit_bonus = {**self.unit_bonus, value["unit"]: value["value"]}
-            else:
-                setattr(self, name, value)
+            current = getattr(self, name)
+            if spec.merge == "add":
+                value = current + value
+            elif spec.merge == "max":
+                value = max(current, value)
+            elif spec.merge == "union":
+                value = current | frozenset(value)
+            elif spec.merge == "update":
+                value = {**current, value["unit"]: value["value"]}
+            setattr(self, name, value)
 
 
 @dataclass
@@ -532,3 +349,16 @@ def parse_order(spec: str | None, book: UnitBook, locale="ko", side: Side | None
             raise UserError(unknown_unit(book, name, locale))
         out.append(found[1])
     return out
+
+
+_books: dict[str, tuple[list[dict], UnitBook]] = {}
+
+
+def unit_book(game: str) -> UnitBook:
+    """The game's book, made again only when its unit files changed; UnitDataError when they
+    have problems."""
+    entries = unit_entries(game)
+    known = _books.get(game)
+    if known is None or known[0] is not entries:
+        known = _books[game] = (entries, UnitBook(entries))
+    return known[1]

@@ -3,10 +3,10 @@ text under the roll, and offer buttons to open the sections these rolls come fro
 
 from __future__ import annotations
 
-from tabletop.combat.dice import Dice, parse_seed
-from tabletop.frontend.commands import Context, Option, command, log_roll
-from tabletop.frontend.i18n import t
-from tabletop.frontend.render import FIELD_VALUE_MAX, Button, Embed, Paged, escape_md
+from tabletop.combat.dice import SEED, Dice, parse_seed
+from tabletop.core.commands import Context, Option, command, log_roll
+from tabletop.core.i18n import t
+from tabletop.core.render import FIELD_VALUE_MAX, Button, Embed, Paged, escape_md
 from tabletop.galaxy_trucker.dice import GAME, Incoming, parse_incoming, roll_incoming, roll_sabotage
 
 
@@ -63,7 +63,7 @@ def sabotage_pages(attempts, seed: int, locale, again_id: str | None, quote=None
     return _pages("gt.sabotage.title", lines, seed, locale, again_id, quote, "sabotage", "gt.rules.sabotage")
 
 
-@command("gt meteor", Option("incoming", max_length=300), Option("seed", max_length=20, one_word=True))
+@command("gt meteor", Option("incoming", max_length=300), SEED)
 def gt_meteor(ctx: Context, incoming: str | None = None, seed=None):
     items = parse_incoming(incoming, ctx.locale)
     seed = parse_seed(seed, ctx.locale)
@@ -72,7 +72,7 @@ def gt_meteor(ctx: Context, incoming: str | None = None, seed=None):
     return meteor_pages(items, seed, ctx.locale, again, rules_field(ctx, "meteor-swarm"))
 
 
-@command("gt sabotage", Option("seed", max_length=20, one_word=True))
+@command("gt sabotage", SEED)
 def gt_sabotage(ctx: Context, seed=None):
     seed = parse_seed(seed, ctx.locale)
     attempts = roll_sabotage(Dice(seed))

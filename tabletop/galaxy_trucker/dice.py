@@ -8,9 +8,9 @@ import re
 from dataclasses import dataclass
 
 from tabletop.combat.dice import Dice
-from tabletop.errors import UserError
-from tabletop.frontend.i18n import t
-from tabletop.rules.text import key
+from tabletop.core.errors import UserError
+from tabletop.core.i18n import t
+from tabletop.core.text import key
 
 GAME = "galaxy-trucker"
 MAX_INCOMING = 12

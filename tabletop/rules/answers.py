@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tabletop.errors import UserError
-from tabletop.frontend.i18n import t
-from tabletop.frontend.render import (
+from tabletop.core import text as rules_text
+from tabletop.core.errors import UserError
+from tabletop.core.i18n import t
+from tabletop.core.render import (
     COLOR_ERROR,
     COLOR_HIGHLIGHT,
     COLOR_RULE,
@@ -28,7 +29,6 @@ from tabletop.frontend.render import (
     truncate_label,
 )
 from tabletop.rules import links
-from tabletop.rules import text as rules_text
 from tabletop.rules.compendium import DEFAULT_GAME, Compendium, RelatedTopic
 from tabletop.rules.packs import Rule, Section
 from tabletop.rules.search import MAX_QUERY_CHARS, MissingTopic, Result

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tabletop.frontend.commands import Context, Option, command, component
+from tabletop.core.commands import Context, Option, command, component
 from tabletop.rules import answers
 
 QUERY = Option("query", required=True, autocomplete="rule", max_length=200)

@@ -10,12 +10,11 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-import sqlite_utils
-
+from tabletop.core import settings
 from tabletop.rules import ruledb
 from tabletop.rules.packs import Item, Pack, Rule, Section, Term
 
-DEFAULT_GAME = "ti4"
+DEFAULT_GAME = settings.GAME.default
 
 
 @dataclass(frozen=True)
@@ -41,27 +40,20 @@ class Compendium:
     def open(cls, db_path: Path | None = None) -> Compendium:
         """Open the rules database, rebuilding it first when the YAML has changed. When it
         cannot be rebuilt (invalid packs, a read-only filesystem) the last good database
-        answers, and `status` says why; with no database at all, only the unit data is
-        loaded, so commands that do not need the rules (dice, combat) keep working."""
+        answers, and `status` says why; with no database at all, the compendium is empty."""
         status = ruledb.ensure_served(db_path=db_path)
         if status.path is not None:
             compendium = cls(status.path)
         else:
-            compendium = cls.units_only()
+            compendium = cls.empty()
         compendium.status = status
         return compendium
 
     @classmethod
-    def units_only(cls) -> Compendium:
-        """No rule packs, only the unit tables (read from their YAML) for the combat dice."""
-        conn = sqlite3.connect(":memory:", check_same_thread=False)
-        try:
-            rows = ruledb.load_units()
-        except Exception:  # the unit data has problems too: no units either
-            rows = []
-        if rows:
-            sqlite_utils.Database(conn).table("units").insert_all(rows, pk=("game", "id"))
-        return cls(Path(":memory:"), conn)
+    def empty(cls) -> Compendium:
+        """No rule packs at all (none could be built): commands that do not need the rules
+        (dice, combat, agendas) keep working, and rules commands say why they cannot."""
+        return cls(Path(":memory:"), sqlite3.connect(":memory:", check_same_thread=False))
 
     def _has(self, table: str) -> bool:
         return self.conn.execute("select 1 from sqlite_master where type = 'table' and name = ?", (table,)).fetchone() is not None
@@ -160,13 +152,6 @@ class Compendium:
 
     def related(self, section: Section) -> tuple[RelatedTopic, ...]:
         return self._related.get((section.pack, section.id), ())
-
-    def unit_rows(self, game: str) -> list[dict]:
-        try:
-            rows = self.conn.execute("select data from units where game = ?", (game,)).fetchall()
-        except sqlite3.OperationalError:  # no units table: no unit data for any game
-            return []
-        return [json.loads(r[0]) for r in rows]
 
     @cached_property
     def search(self):

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from tabletop.paths import DATA_DIR
+from tabletop.core.paths import DATA_DIR
 
 log = logging.getLogger(__name__)
 

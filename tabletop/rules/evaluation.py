@@ -10,7 +10,7 @@ from pathlib import Path
 
 import yaml
 
-from tabletop.rules import text
+from tabletop.core import text
 
 
 def load_queries(path: Path) -> list[dict]:

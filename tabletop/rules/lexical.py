@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
-from tabletop.rules import morph, text
+from tabletop.core import text
+from tabletop.rules import morph
 from tabletop.rules.packs import Pack, Term
 
 # The principled constants of word matching, each with its reason.

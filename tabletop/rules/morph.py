@@ -19,7 +19,7 @@ import sys
 from collections.abc import Iterable
 from pathlib import Path
 
-from tabletop.rules import text
+from tabletop.core import text
 
 log = logging.getLogger(__name__)
 

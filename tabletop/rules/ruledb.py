@@ -17,43 +17,37 @@ from pathlib import Path
 
 import sqlite_utils
 
-from tabletop.combat import units
-from tabletop.paths import DATA_DIR, RULES_DIR, rules_db_path
-from tabletop.rules import dense, morph, text
+from tabletop.core import text
+from tabletop.core.paths import RULES_DIR, rules_db_path
+from tabletop.rules import dense, morph
 from tabletop.rules.packs import Pack, PackError, Section, load_packs
 
 log = logging.getLogger(__name__)
 
 # Bump when the database layout or the tokeniser changes, so old databases are rebuilt.
-SCHEMA_VERSION = "6"
-DATA_FILES = ("units",)
+SCHEMA_VERSION = "7"
 # The code that turns the YAML into the database: a change to any of it also needs a rebuild.
 _HERE = Path(__file__).parent
 BUILD_CODE = (
     _HERE / "ruledb.py",
-    _HERE / "text.py",
+    Path(text.__file__),
     _HERE / "morph.py",
     _HERE / "packs.py",
     _HERE / "dense.py",
-    Path(units.__file__),
 )
 
 
-def source_files(rules_dir: Path = RULES_DIR, data_dir: Path = DATA_DIR) -> list[Path]:
-    files = sorted(rules_dir.rglob("*.yaml"))
-    for name in DATA_FILES:
-        files += sorted((data_dir / name).glob("*.yaml"))
-    return files
+def source_files(rules_dir: Path = RULES_DIR) -> list[Path]:
+    return sorted(rules_dir.rglob("*.yaml"))
 
 
-def content_hash(rules_dir: Path = RULES_DIR, data_dir: Path = DATA_DIR) -> str:
+def content_hash(rules_dir: Path = RULES_DIR) -> str:
     """A hash of every YAML source and of the code that turns them into the database."""
     h = hashlib.sha256(f"{SCHEMA_VERSION}\0{dense.MODEL_ID}".encode())
     for module in BUILD_CODE:  # a new tokeniser or layout also needs a rebuild
         h.update(module.read_bytes())
-    for path in source_files(rules_dir, data_dir):
-        base = rules_dir if path.is_relative_to(rules_dir) else data_dir
-        h.update(f"{base.name}/{path.relative_to(base).as_posix()}".encode())
+    for path in source_files(rules_dir):
+        h.update(f"{rules_dir.name}/{path.relative_to(rules_dir).as_posix()}".encode())
         h.update(b"\0")
         h.update(path.read_bytes())
         h.update(b"\0")
@@ -123,7 +117,7 @@ def user_terms(packs: list[Pack]) -> set[str]:
     return {t for t in terms if 2 <= len(t) <= 20}
 
 
-def _write(db: sqlite_utils.Database, packs: list[Pack], units: list[dict], digest: str, analyzer: morph.Analyzer) -> None:
+def _write(db: sqlite_utils.Database, packs: list[Pack], digest: str, analyzer: morph.Analyzer) -> None:
     db.table("meta").insert_all(
         [
             {"key": "content_hash", "value": digest},
@@ -219,23 +213,17 @@ def _write(db: sqlite_utils.Database, packs: list[Pack], units: list[dict], dige
             ),
             pk=("pack", "position"),
         )
-    db.table("units").insert_all(units, pk=("game", "id"), alter=True) if units else None
     for table, columns in (("aliases", ["pack", "section"]), ("related", ["pack", "section"])):
         if db.table(table).exists():
             db.table(table).create_index(columns)
 
 
-def load_units(data_dir: Path = DATA_DIR) -> list[dict]:
-    return units.load_unit_tables(data_dir / "units")
-
-
-def build(rules_dir: Path = RULES_DIR, db_path: Path | None = None, data_dir: Path = DATA_DIR) -> dict:
+def build(rules_dir: Path = RULES_DIR, db_path: Path | None = None) -> dict:
     """Validate every pack and write a fresh database; raise PackError and keep the old one."""
     db_path = Path(db_path or rules_db_path())
     started = time.perf_counter()
     packs = load_packs(rules_dir)
-    units = load_units(data_dir)
-    digest = content_hash(rules_dir, data_dir)
+    digest = content_hash(rules_dir)
     db_path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp_name = tempfile.mkstemp(prefix=".rules-", suffix=".db", dir=db_path.parent)
     os.close(fd)
@@ -244,7 +232,7 @@ def build(rules_dir: Path = RULES_DIR, db_path: Path | None = None, data_dir: Pa
         analyzer = morph.Analyzer(userdic)
         conn = sqlite3.connect(tmp_name)
         try:
-            _write(sqlite_utils.Database(conn), packs, units, digest, analyzer)
+            _write(sqlite_utils.Database(conn), packs, digest, analyzer)
             conn.commit()
         finally:
             conn.close()
@@ -259,7 +247,6 @@ def build(rules_dir: Path = RULES_DIR, db_path: Path | None = None, data_dir: Pa
     return {
         "path": str(db_path),
         "packs": {p.id: len(p.sections) for p in packs},
-        "units": len(units),
         "seconds": time.perf_counter() - started,
     }
 
@@ -283,11 +270,11 @@ def stored_hash(db_path: Path) -> str | None:
     return row[0] if row else None
 
 
-def ensure(rules_dir: Path = RULES_DIR, db_path: Path | None = None, data_dir: Path = DATA_DIR) -> Path:
+def ensure(rules_dir: Path = RULES_DIR, db_path: Path | None = None) -> Path:
     """Return a database path that matches the YAML, rebuilding it first if the YAML changed."""
     db_path = Path(db_path or rules_db_path())
-    if stored_hash(db_path) != content_hash(rules_dir, data_dir):
-        build(rules_dir, db_path, data_dir)
+    if stored_hash(db_path) != content_hash(rules_dir):
+        build(rules_dir, db_path)
     return db_path
 
 
@@ -300,17 +287,17 @@ class Status:
     kind: str = ""  # "" | "invalid" (the packs have problems) | "unwritable" (cannot rebuild)
 
 
-def ensure_served(rules_dir: Path = RULES_DIR, db_path: Path | None = None, data_dir: Path = DATA_DIR) -> Status:
+def ensure_served(rules_dir: Path = RULES_DIR, db_path: Path | None = None) -> Status:
     """Like ensure, for a running bot: when the packs changed but cannot be built (invalid, or a
     read-only filesystem), keep answering from the database that is there, and say why."""
     db_path = Path(db_path or rules_db_path())
     stored = stored_hash(db_path)
     try:
-        if stored == content_hash(rules_dir, data_dir):
+        if stored == content_hash(rules_dir):
             return Status(db_path)
-        build(rules_dir, db_path, data_dir)
+        build(rules_dir, db_path)
         return Status(db_path)
-    except (PackError, units.UnitDataError) as exc:
+    except PackError as exc:
         problems, kind = tuple(exc.messages), "invalid"
     except OSError as exc:  # a read-only image, another user's files
         problems, kind = (f"{db_path.parent}: {exc.strerror or exc}",), "unwritable"

@@ -31,7 +31,8 @@ from dataclasses import dataclass
 import numpy as np
 from rapidfuzz.distance import Levenshtein
 
-from tabletop.rules import dense, fusion, morph, text
+from tabletop.core import text
+from tabletop.rules import dense, fusion, morph
 from tabletop.rules.lexical import (
     CENTRAL_TOPIC,
     FULL_COVERAGE,

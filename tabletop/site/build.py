@@ -16,7 +16,7 @@ from pathlib import Path
 
 import jinja2
 
-from tabletop.frontend.i18n import lang, t
+from tabletop.core.i18n import lang, t
 from tabletop.rules import links, ruledb
 from tabletop.rules.compendium import Compendium
 from tabletop.site import search_index

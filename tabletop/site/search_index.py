@@ -16,7 +16,8 @@ from __future__ import annotations
 import json
 from collections import Counter
 
-from tabletop.rules import links, text
+from tabletop.core import text
+from tabletop.rules import links
 from tabletop.rules.compendium import Compendium
 from tabletop.rules.lexical import BIGRAM_WEIGHT, BM25_B, BM25_K1, EXPANSION_WEIGHT, query_tokens
 

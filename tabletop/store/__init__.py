@@ -8,8 +8,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from tabletop.frontend.i18n import t
-from tabletop.paths import state_db_path
+from tabletop.core.i18n import t
+from tabletop.core.paths import state_db_path
 from tabletop.store.base import StateStore, StateUnavailable, begin_request, now_text
 from tabletop.store.sqlite import SqliteState
 

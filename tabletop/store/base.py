@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 
-from tabletop.errors import UserError
-from tabletop.frontend.i18n import t
+from tabletop.core.errors import UserError
+from tabletop.core.i18n import t
 
 log = logging.getLogger(__name__)
 

@@ -25,8 +25,8 @@ from typing import Any
 import psycopg
 import psycopg_pool
 
-from tabletop.errors import UserError
-from tabletop.frontend.i18n import t
+from tabletop.core.errors import UserError
+from tabletop.core.i18n import t
 from tabletop.store.base import StateStore, StateUnavailable
 from tabletop.store.schema import migrations, render
 

@@ -14,8 +14,8 @@ import threading
 from contextlib import contextmanager
 from pathlib import Path
 
-from tabletop.frontend.i18n import t
-from tabletop.paths import state_db_path
+from tabletop.core.i18n import t
+from tabletop.core.paths import state_db_path
 from tabletop.store.base import StateStore, StateUnavailable
 from tabletop.store.schema import migrations, render
 

@@ -6,10 +6,9 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from tabletop.errors import UserError
-from tabletop.frontend.i18n import t
-
-DEFAULT_ZONE = "Asia/Seoul"  # the tables this bot is for play in Korea
+from tabletop.core import settings
+from tabletop.core.errors import UserError
+from tabletop.core.i18n import t
 
 
 def check_zone(name: str, locale="ko") -> str:
@@ -25,11 +24,11 @@ def check_zone(name: str, locale="ko") -> str:
 
 
 def server_zone(ctx) -> ZoneInfo:
-    name = ctx.state.get_setting(ctx.guild_id, "timezone", DEFAULT_ZONE) or DEFAULT_ZONE
+    name = settings.read(ctx.state, ctx.guild_id, settings.TIMEZONE)
     try:
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError):
-        return ZoneInfo(DEFAULT_ZONE)
+        return ZoneInfo(settings.TIMEZONE.default)
 
 
 def local_time(utc_text: str, zone: ZoneInfo) -> str:

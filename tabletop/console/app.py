@@ -16,9 +16,10 @@ import uuid
 from typing import TextIO
 
 from tabletop import features
-from tabletop.frontend import commands
-from tabletop.frontend.i18n import t
-from tabletop.frontend.render import Button, Choice, Paged, Reply, choices, harmless
+from tabletop.console import lines
+from tabletop.core import commands
+from tabletop.core.i18n import t
+from tabletop.core.render import Button, Choice, Paged, Reply, choices, harmless
 from tabletop.rules.answers import UserError, check_game, error_reply
 from tabletop.rules.compendium import Compendium
 from tabletop.store import StateStore
@@ -34,8 +35,8 @@ def run_line(ctx: commands.Context, line: str) -> list[Reply]:
 def run_command(ctx: commands.Context, line: str) -> Reply | Paged | list[Reply]:
     """One console line to what the command returns, pages kept whole. Never raises."""
     try:
-        actor, name, options = commands.parse_line(line, ctx.locale, lambda value: _is_game(ctx, value))
-        with commands.acting(ctx, actor):
+        actor, name, options = lines.parse_line(line, ctx.locale, lambda value: _is_game(ctx, value))
+        with lines.acting(ctx, actor):
             return commands.dispatch(ctx, name, options)
     except UserError as exc:
         return error_reply(exc.message)
@@ -66,7 +67,7 @@ def run(
     features.load()
     ctx = commands.Context(compendium, state, locale=locale, user_id=user, user_name=user, game=game)
     if stdin.isatty() and stdout.isatty() and not as_json:
-        from tabletop.frontend.terminal import Terminal  # only a person at a terminal needs it
+        from tabletop.console.terminal import Terminal  # only a person at a terminal needs it
 
         return Terminal(ctx, run_command).loop()
     return Piped(ctx, stdin, stdout, as_json).loop()
@@ -93,7 +94,7 @@ class Piped:
         for line in self.lines:
             if not line or line.startswith("#"):
                 continue
-            if commands.is_quit(line):
+            if lines.is_quit(line):
                 break
             number = None if self.as_json else _NUMBER.match(line)
             self.show(self.press(number) if number else run_command(self.ctx, line))
@@ -107,7 +108,7 @@ class Piped:
             return error_reply(t(key, self.ctx.locale, number=n, count=len(self.numbered)))
         choice = self.numbered[n - 1]
         try:
-            with commands.acting(self.ctx, number["actor"]):
+            with lines.acting(self.ctx, number["actor"]):
                 return commands.press(self.ctx, choice.custom_id, choice.value, self.ask)
         except UserError as exc:
             return error_reply(exc.message)

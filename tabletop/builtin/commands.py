@@ -3,14 +3,14 @@ choice of game, and /help."""
 
 from __future__ import annotations
 
-from tabletop.errors import UserError
-from tabletop.frontend.commands import COMMANDS, Context, Option, command
-from tabletop.frontend.i18n import t
-from tabletop.frontend.render import Embed, Reply
-from tabletop.frontend.timezones import DEFAULT_ZONE, check_zone
+from tabletop.core import settings as settings_
+from tabletop.core.commands import COMMANDS, Context, Option, command
+from tabletop.core.errors import UserError
+from tabletop.core.i18n import t
+from tabletop.core.render import Embed, Reply
+from tabletop.core.timezones import check_zone
 from tabletop.rules import answers
 from tabletop.rules.commands import GAME
-from tabletop.rules.compendium import DEFAULT_GAME
 
 
 @command(
@@ -20,6 +20,7 @@ from tabletop.rules.compendium import DEFAULT_GAME
     Option("timezone", max_length=64),
     Option("agenda_windows", kind="bool"),
     admin=True,
+    guild_only=True,
 )
 def settings(
     ctx: Context,
@@ -33,28 +34,29 @@ def settings(
     value changes nothing (all are checked first)."""
     lines = []
     if agenda_windows is not None:
-        ctx.state.set_setting(ctx.guild_id, "agenda_windows", "on" if agenda_windows else "off")
+        settings_.write(ctx.state, ctx.guild_id, settings_.AGENDA_WINDOWS, agenda_windows)
         state = t("settings.on" if agenda_windows else "settings.off", ctx.locale)
         lines.append(t("settings.agenda_windows", ctx.locale, state=state))
     if timezone is not None:
         zone = check_zone(timezone, ctx.locale)
-        ctx.state.set_setting(ctx.guild_id, "timezone", zone)
+        settings_.write(ctx.state, ctx.guild_id, settings_.TIMEZONE, zone)
         lines.append(t("settings.timezone", ctx.locale, zone=zone))
     if game is not None:
         game = answers.check_game(ctx.compendium, game, ctx.locale)
-        ctx.state.set_setting(ctx.guild_id, "game", game)
+        settings_.write(ctx.state, ctx.guild_id, settings_.GAME, game)
         lines.append(t("settings.game", ctx.locale, game=ctx.compendium.packs[game].name(ctx.locale)))
     if chat is not None:
-        ctx.state.set_setting(ctx.guild_id, "chat", "on" if chat else "off")
+        settings_.write(ctx.state, ctx.guild_id, settings_.CHAT, chat)
         lines.append(t("settings.chat", ctx.locale, state=t("settings.on" if chat else "settings.off", ctx.locale)))
     if not lines:
-        current = ctx.state.get_setting(ctx.guild_id, "chat", "on")
-        game_id = ctx.state.get_setting(ctx.guild_id, "game", DEFAULT_GAME)
-        shown_zone = ctx.state.get_setting(ctx.guild_id, "timezone", DEFAULT_ZONE)
-        lines.append(t("settings.show", ctx.locale, chat=current, game=game_id, zone=shown_zone))
-        lines.append(
-            t("settings.show_agenda_windows", ctx.locale, state=ctx.state.get_setting(ctx.guild_id, "agenda_windows", "off"))
-        )
+
+        def switch(setting: settings_.Setting[bool]) -> str:
+            return t("settings.is_on" if settings_.read(ctx.state, ctx.guild_id, setting) else "settings.is_off", ctx.locale)
+
+        game_id = settings_.read(ctx.state, ctx.guild_id, settings_.GAME)
+        shown_zone = settings_.read(ctx.state, ctx.guild_id, settings_.TIMEZONE)
+        lines.append(t("settings.show", ctx.locale, chat=switch(settings_.CHAT), game=game_id, zone=shown_zone))
+        lines.append(t("settings.show_agenda_windows", ctx.locale, state=switch(settings_.AGENDA_WINDOWS)))
     return Reply(embeds=[Embed(description="\n".join(lines))], ephemeral=True)
 
 

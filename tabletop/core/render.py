@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from tabletop.frontend.i18n import t
+from tabletop.core.i18n import t
 
 # Discord's limits (https://discord.com/developers/docs/resources/message#embed-object-embed-limits)
 TITLE_MAX = 256

@@ -11,15 +11,18 @@ from __future__ import annotations
 import json
 import logging
 import re
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from tabletop.errors import UserError
-from tabletop.frontend.i18n import t
-from tabletop.frontend.render import Paged, Reply
-from tabletop.rules.compendium import DEFAULT_GAME, Compendium
-from tabletop.store import StateStore
+from tabletop.core import settings
+from tabletop.core.errors import UserError
+from tabletop.core.i18n import t
+from tabletop.core.render import Paged, Reply
+
+if TYPE_CHECKING:  # what features put in the context; the table itself never touches them
+    from tabletop.rules.compendium import Compendium
+    from tabletop.store import StateStore
 
 log = logging.getLogger(__name__)
 
@@ -42,20 +45,24 @@ class Context:
     def default_game(self) -> str:
         if self.game:
             return self.game
-        return self.state.get_setting(self.guild_id, "game", DEFAULT_GAME) or DEFAULT_GAME
+        return settings.read(self.state, self.guild_id, settings.GAME)
 
 
 @dataclass(frozen=True)
 class Option:
-    name: str
+    """One option, declared once: Discord's parameter, the command line's flag and the
+    console's name:value are all made from it, with these limits and these texts."""
+
+    name: str  # also its UI name's catalogue key, opt.<name>
     kind: str = "str"  # str | int | bool
     required: bool = False
-    autocomplete: str = ""  # what to complete: rule | game | agenda-outcome | unit
-    choices: tuple[str, ...] = ()
+    autocomplete: str = ""  # what to complete: rule | game
+    choices: tuple[str, ...] = ()  # each shown as choice.<name>.<value>
     min_value: int | None = None
     max_value: int | None = None
     max_length: int | None = None
     one_word: bool = False  # written as one word (a seed, attacker@2): console text after it is free text
+    help: str = ""  # its description's catalogue key when shared; else opt.<group>.<name>.desc
 
 
 @dataclass
@@ -64,22 +71,37 @@ class Command:
     handler: Callable
     options: tuple[Option, ...] = ()
     console_only: bool = False
-    admin: bool = False
+    admin: bool = False  # server managers only (Discord: Manage Server)
+    guild_only: bool = False  # needs a server's channel (agendas, server settings)
+    heavy: bool = False  # CPU-bound work: front ends run it in one of a few slots
+    deferred: bool = False  # may take seconds: Discord shows "thinking…" first
+    private: bool = False  # the answer is shown to the asker only
 
     @property
     def key(self) -> str:
         return self.name.replace(" ", ".")
 
+    @property
+    def group(self) -> str:
+        return self.name.split()[0]
+
 
 COMMANDS: dict[str, Command] = {}
 
 
-def command(name: str, *options: Option, console_only: bool = False, admin: bool = False):
+def command(name: str, *options: Option, **flags: bool):
+    """Declare a command: its options, and flags of Command (admin, heavy, deferred, …)."""
+
     def register(fn):
-        COMMANDS[name] = Command(name, fn, tuple(options), console_only, admin)
+        COMMANDS[name] = Command(name, fn, tuple(options), **flags)
         return fn
 
     return register
+
+
+def description_key(cmd: Command, opt: Option) -> str:
+    """The catalogue key of an option's description."""
+    return opt.help or f"opt.{cmd.group}.{opt.name}.desc"
 
 
 def _bool(value: str) -> bool | None:
@@ -182,123 +204,6 @@ def as_replies(result) -> list[Reply]:
     if isinstance(result, Reply):
         return [result, *result.follow_ups]
     return list(result)
-
-
-# --- console line parsing ---------------------------------------------------------------------
-
-QUIT = ("/quit", "/exit", "quit", "exit")  # words that end a console session
-_OPTION_RE = re.compile(r"(?:^|\s)([A-Za-z][A-Za-z_]{0,31}):(?!//)")  # name:value, not a URL
-MAX_ACTOR = 64  # characters of a name after 'as': a Discord display name is at most 32
-_AS_RE = re.compile(rf"^as\s+([^:]{{1,{MAX_ACTOR}}}):\s*(.*)$", re.IGNORECASE | re.DOTALL)
-_LONG_AS_RE = re.compile(rf"^as\s+[^:/?]{{{MAX_ACTOR + 1},}}:", re.IGNORECASE)
-
-
-def is_quit(line: str) -> bool:
-    """'/quit', 'exit', '/quit now': the console ends."""
-    words = line.strip().lower().split()
-    return bool(words) and words[0] in QUIT
-
-
-def single_word(opt: Option) -> bool:
-    """Options whose value is one word (a number, yes/no, a choice, a seed): free text after
-    them on a console line belongs to the command's first option. A game's name may have
-    several words (갤럭시 트러커): parse_line takes as many as name a game."""
-    return opt.one_word or opt.kind in ("int", "bool") or bool(opt.choices)
-
-
-def localized_names() -> dict[str, str]:
-    """The commands' names in every language Discord shows them in (/규칙 is /rule)."""
-    from tabletop.frontend.i18n import LOCALES, command_text
-
-    out: dict[str, str] = {}
-    for name in COMMANDS:
-        parts = name.split()
-        for language in LOCALES:
-            local = [command_text("cmd." + ".".join(parts[: i + 1]), language) or parts[i] for i in range(len(parts))]
-            out.setdefault(" ".join(w.lower() for w in local), name)
-    return out
-
-
-@contextmanager
-def acting(ctx: Context, actor: str | None) -> Iterator[None]:
-    """Act as another player for one command or press ('as Alice: …'), with that player's
-    rights, not the console owner's."""
-    if not actor:
-        yield
-        return
-    saved = (ctx.user_id, ctx.user_name, ctx.is_admin)
-    ctx.user_id = ctx.user_name = actor.strip()
-    ctx.is_admin = False
-    try:
-        yield
-    finally:
-        ctx.user_id, ctx.user_name, ctx.is_admin = saved
-
-
-def parse_line(line: str, locale="ko", is_game: Callable[[str], bool] | None = None) -> tuple[str | None, str, dict[str, str]]:
-    """'as NAME: /agenda vote outcome:가결 votes:4' -> ('NAME', 'agenda vote', {...}).
-
-    Free text may stand anywhere between `name:value` options: it goes to the command's first
-    option, so '/rule 79.1' and '/rule game:galaxy-trucker 14.2' both work. A one-word option
-    (a number, yes/no, a choice) takes one word; a game takes as many words as name a game
-    (`is_game`); any other takes the text up to the next option. Option names are read in any
-    case; a repeated option, or a name after 'as' too long to be a player's, is refused
-    (UserError), never silently dropped. A line without a leading slash is a /rule query, like
-    chat mode's '?'. Commands may be named in any UI language (/규칙 79.1).
-    """
-    line = line.strip()
-    actor = None
-    if _LONG_AS_RE.match(line):
-        raise UserError(t("console.actor_too_long", locale, limit=MAX_ACTOR))
-    m = _AS_RE.match(line)
-    if m:
-        actor, line = m.group(1).strip(), m.group(2).strip()
-    if line.startswith("?"):
-        return actor, "rule", {"query": line[1:].strip()}
-    if not line.startswith("/"):
-        return actor, "rule", {"query": line}
-    words = line[1:].split(None, 2)
-    local = localized_names()
-    name = words[0].lower() if words else ""
-    rest = line[1:][len(words[0]) :].lstrip() if words else ""
-    if len(words) >= 2 and f"{name} {words[1].lower()}" in local:
-        name = local[f"{name} {words[1].lower()}"]
-        rest = rest[len(words[1]) :].lstrip()
-    elif name in local:
-        name = local[name]
-    cmd = COMMANDS.get(name)
-    options: dict[str, str] = {}
-    if cmd and cmd.options:
-        known = {o.name: o for o in cmd.options}
-        # a known option in any case (GAME:); other names only as typed in lower case, so that a
-        # question's 'L1Z1X:' stays text (convert() names an unknown lower-case option)
-        matches = [mt for mt in _OPTION_RE.finditer(rest) if mt.group(1).lower() in known or mt.group(1).islower()]
-        free = [rest[: matches[0].start()] if matches else rest]
-        for i, match in enumerate(matches):
-            end = matches[i + 1].start() if i + 1 < len(matches) else len(rest)
-            value = rest[match.end() : end].strip()
-            option = match.group(1).lower()
-            opt = known.get(option)
-            if opt and single_word(opt) and " " in value:
-                value, extra = value.split(" ", 1)
-                free.append(extra)
-            elif opt and opt.autocomplete == "game" and " " in value:
-                parts = value.split()
-                names = is_game or (lambda _: False)  # without a way to tell: one word
-                taken = next((n for n in range(len(parts), 0, -1) if names(" ".join(parts[:n]))), 1)
-                value = " ".join(parts[:taken])
-                free.append(" ".join(parts[taken:]))
-            if option in options:
-                raise UserError(t("console.repeated_option", locale, option=option))
-            options[option] = value
-        text = " ".join(part.strip() for part in free if part.strip())
-        first = cmd.options[0].name
-        if text:
-            options[first] = f"{options[first]} {text}".strip() if first in options else text
-    elif rest.strip():
-        stray = re.match(r"(\w+):", rest.strip())
-        options[stray.group(1) if stray else "_"] = rest.strip()
-    return actor, name, options
 
 
 # --- buttons and menus, for front ends that cannot press them natively (the console) ---------------

@@ -25,11 +25,12 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from tabletop.errors import UserError
-from tabletop.frontend import commands
-from tabletop.frontend.i18n import t
-from tabletop.frontend.render import Attachment, Choice, Paged, Reply, choices, harmless
-from tabletop.rules import text as rules_text
+from tabletop.console import lines
+from tabletop.core import commands
+from tabletop.core import text as rules_text
+from tabletop.core.errors import UserError
+from tabletop.core.i18n import t
+from tabletop.core.render import Attachment, Choice, Paged, Reply, choices, harmless
 from tabletop.rules.answers import error_reply
 
 log = logging.getLogger(__name__)
@@ -290,7 +291,7 @@ class Terminal:
             self.page = max(0, min(self.page + (1 if choice.custom_id == "page:next" else -1), len(self.paged.pages) - 1))
             self._show_page()
             return
-        with commands.acting(self.ctx, actor):
+        with lines.acting(self.ctx, actor):
             result = commands.press(self.ctx, choice.custom_id, choice.value, self.ask)
         self.show(result)
 
@@ -327,6 +328,6 @@ class Terminal:
             line = line.strip()
             if not line or line.startswith("#"):
                 continue
-            if commands.is_quit(line):
+            if lines.is_quit(line):
                 return 0
             self.handle(line)

@@ -1,0 +1,1 @@
+"""The commands every front end has whatever features are loaded (/settings, /game, /help)."""

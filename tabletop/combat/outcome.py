@@ -1,0 +1,75 @@
+"""What exact odds answer: each side's chance to win, a draw, a retreat, control of the planet,
+the expected rounds, and the survivors with their probabilities (tabletop.combat.odds fills it)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from tabletop.combat.battle import ATTACKER, DEFENDER
+from tabletop.combat.model import SideModel
+
+
+@dataclass
+class Odds:
+    attacker: float = 0.0
+    defender: float = 0.0
+    draw: float = 0.0
+    retreat: float = 0.0  # included in the other side's win
+    retreating: str | None = None  # the side that retreats (ATTACKER or DEFENDER), if one does
+    stalemate: float = 0.0  # nobody can hit any more (counted in no side's win)
+    rounds: float = 0.0  # expected number of combat rounds
+    control: float | None = None  # invasion: the attacker controls the planet
+    no_combat: float = 0.0  # invasion: no ground combat took place
+    survivors: dict[str, dict[tuple, float]] = field(default_factory=lambda: {ATTACKER: {}, DEFENDER: {}})
+
+    def total(self) -> float:
+        return self.attacker + self.defender + self.draw + self.stalemate
+
+    def top_survivors(self, side: str, n: int = 5) -> list[tuple[tuple, float]]:
+        return sorted(self.survivors[side].items(), key=lambda kv: -kv[1])[:n]
+
+    def survivor_counts(self, side: str) -> dict[int, float]:
+        out: dict[int, float] = defaultdict(float)
+        for units, p in self.survivors[side].items():
+            out[sum(n for _, n in units)] += p
+        return dict(sorted(out.items()))
+
+    def add_survivors(self, side: str, key: tuple, p: float) -> None:
+        self.survivors[side][key] = self.survivors[side].get(key, 0.0) + p
+
+    def as_dict(self) -> dict:
+        out = {
+            "attacker": round(self.attacker, 12),
+            "defender": round(self.defender, 12),
+            "draw": round(self.draw, 12),
+            "rounds": round(self.rounds, 6),
+            "survivors": {
+                side: [{"units": dict(units), "p": round(p, 12)} for units, p in self.top_survivors(side, 10)]
+                for side in (ATTACKER, DEFENDER)
+            },
+        }
+        if self.retreat:
+            out["retreat"] = round(self.retreat, 12)
+        if self.stalemate:
+            out["stalemate"] = round(self.stalemate, 12)
+        if self.control is not None:
+            out["control"] = round(self.control, 12)
+            out["no_combat"] = round(self.no_combat, 12)
+        return out
+
+
+def units_key(units, locale: str) -> tuple:
+    counts: dict[str, int] = defaultdict(int)
+    for unit in units:
+        counts[unit.name(locale)] += 1
+    return tuple(sorted(counts.items()))
+
+
+def survivor_key(model: SideModel, lost: int, locale: str) -> tuple:
+    """Survivors after `lost` losses (the same for every state with those losses), kept on
+    the model: a solve asks for the same few many times."""
+    key = ("survivors", lost, locale)
+    if key not in model.memo:
+        model.memo[key] = units_key(model.units[lost:], locale)
+    return model.memo[key]

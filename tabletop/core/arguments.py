@@ -1,0 +1,45 @@
+"""Command-line parsers made from the command table: each option of a command becomes a flag
+(`attacker_mod` -> `--attacker-mod`) with its English description as help, and its values are
+checked by the table itself (`convert`), so limits and choices are never written twice.
+
+A command whose first option is its only required one takes that option as a positional
+argument too (`bot.py roll 5d10>=7`, like `/roll dice:5d10>=7`)."""
+
+from __future__ import annotations
+
+import argparse
+
+from tabletop.core.commands import Command, Option, convert, description_key
+from tabletop.core.i18n import LOCALES, command_text
+
+
+def flag(opt: Option) -> str:
+    return "--" + opt.name.replace("_", "-")
+
+
+def positional(cmd: Command) -> Option | None:
+    required = [o for o in cmd.options if o.required]
+    return cmd.options[0] if cmd.options and required == [cmd.options[0]] else None
+
+
+def add_command(sub, cmd: Command, name: str) -> argparse.ArgumentParser:
+    """A subparser for `cmd`: its options, plus --locale for the language of the answer."""
+    parser = sub.add_parser(name, help=command_text(f"cmd.{cmd.key}.desc", "en"))
+    first = positional(cmd)
+    for opt in cmd.options:
+        text = command_text(description_key(cmd, opt), "en")
+        if opt is first:
+            parser.add_argument(opt.name, help=text)
+        elif opt.kind == "bool":
+            parser.add_argument(flag(opt), dest=opt.name, action="store_true", default=None, help=text)
+        else:
+            parser.add_argument(flag(opt), dest=opt.name, required=opt.required, choices=opt.choices or None, help=text)
+    parser.add_argument("--locale", default="ko", choices=LOCALES)
+    parser.set_defaults(table_command=cmd.name)
+    return parser
+
+
+def values(cmd: Command, args: argparse.Namespace) -> dict:
+    """The options given, checked and converted by the table (UserError names a bad one)."""
+    given = {o.name: getattr(args, o.name) for o in cmd.options if getattr(args, o.name, None) is not None}
+    return convert(cmd, given, args.locale)

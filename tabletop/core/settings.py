@@ -1,0 +1,52 @@
+"""A server's settings, typed, each with its default declared once here.
+
+The state store keeps them as text per guild; these declarations turn that text into the
+setting's type and back, so callers read `settings.read(state, guild, CHAT)` -> True and never
+spell a default or an "on"/"off" again."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Generic, TypeVar
+
+if TYPE_CHECKING:
+    from tabletop.store import StateStore
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Setting(Generic[T]):
+    key: str
+    default: T
+    load: Callable[[str], T]
+    dump: Callable[[T], str]
+
+
+def _switch(key: str, default: bool) -> Setting[bool]:
+    return Setting(key, default, lambda text: text == "on", lambda value: "on" if value else "off")
+
+
+def _text(key: str, default: str) -> Setting[str]:
+    return Setting(key, default, str, str)
+
+
+# Chat mode (?질문, a mention): on unless an admin turns it off; a bot that ignores ? surprises.
+CHAT = _switch("chat", True)
+# The game answered first, in chat and when /rule names none: the bot is built for TI4 tables.
+GAME = _text("game", "ti4")
+# Times are shown in the server's zone: the tables this bot is for play in Korea.
+TIMEZONE = _text("timezone", "Asia/Seoul")
+# Agendas open with when/after windows only where a table asks for them (slower to play).
+AGENDA_WINDOWS = _switch("agenda_windows", False)
+
+
+def read(state: StateStore, guild_id: str, setting: Setting[T]) -> T:
+    """The server's value, or the default (also when the store cannot be reached: it logs why)."""
+    stored = state.get_setting(guild_id, setting.key, None)
+    return setting.default if stored in (None, "") else setting.load(stored)
+
+
+def write(state: StateStore, guild_id: str, setting: Setting[T], value: T) -> None:
+    state.set_setting(guild_id, setting.key, setting.dump(value))
