@@ -47,6 +47,12 @@ def lock_for(agenda_id: int) -> asyncio.Lock:
     return _locks.setdefault(agenda_id, asyncio.Lock())
 
 
+async def current_lock(ctx: core.Context) -> asyncio.Lock:
+    """The lock of the agenda open in the asker's channel (a slash command names none)."""
+    current = await workers.call(store(ctx).current, ctx.guild_id, ctx.channel_id, locale=ctx.locale)
+    return lock_for(current.id if current else 0)
+
+
 def message_view(reply) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     add_components(view, reply)
@@ -217,8 +223,7 @@ async def act(interaction: discord.Interaction, cmd: core.Command, values: dict)
     """A player's act: committed before anyone is told, acknowledged privately, the agenda's
     message updated from the database."""
     ctx = context(interaction)
-    current = await workers.call(store(ctx).current, ctx.guild_id, ctx.channel_id, locale=ctx.locale)
-    async with lock_for(current.id if current else 0):
+    async with await current_lock(ctx):
         reply = await workers.run(ctx, cmd.name, **values)
         await interaction.response.send_message(reply.ack, ephemeral=True)
         await refresh_message(interaction, reply)
@@ -229,8 +234,7 @@ async def close(interaction: discord.Interaction, cmd: core.Command, values: dic
     """The result for everyone, with the phase's next step; the phase's next agenda as a
     message of its own."""
     ctx = context(interaction)
-    current = await workers.call(store(ctx).current, ctx.guild_id, ctx.channel_id, locale=ctx.locale)
-    async with lock_for(current.id if current else 0):
+    async with await current_lock(ctx):
         reply = await workers.run(ctx, cmd.name, **values)
         result = agenda_reply_of(reply)
         result.content = reply.ack

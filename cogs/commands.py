@@ -53,9 +53,8 @@ def annotation(opt: core.Option) -> Any:
     if opt.kind == "bool":
         base: Any = bool
     elif opt.kind == "int":
-        low = opt.min_value if opt.min_value is not None else None
-        high = opt.max_value if opt.max_value is not None else None
-        base = app_commands.Range[int, low, high] if low is not None or high is not None else int
+        limited = opt.min_value is not None or opt.max_value is not None
+        base = app_commands.Range[int, opt.min_value, opt.max_value] if limited else int
     else:
         base = app_commands.Range[str, 1, opt.max_length] if opt.max_length else str
     return base if opt.required else base | None

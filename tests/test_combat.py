@@ -639,3 +639,11 @@ def test_space_cannon_before_space_combat_is_offense_and_at_landing_defense(book
 def test_invasions_the_rules_do_not_allow_are_refused(book, options, says):
     with pytest.raises(UserError, match=says):
         build_fight("invade", options, book)
+
+
+def test_a_unit_bonus_naming_an_effect_is_refused(tmp_path):
+    body = (
+        "game: ti4\nunits:\n- {id: infantry, names: {en: Infantry}, type: infantry, source: x}\n"
+        "effects:\n- {id: e, names: {en: E}, kind: technology, source: x, unit_bonus: {unit: e, value: 2}}\n"
+    )
+    assert _problems(_unit_folder(tmp_path, body)) == ["data/units/f0.yaml: effect e: 'unit_bonus' names no unit 'e'"]

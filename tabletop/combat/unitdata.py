@@ -273,9 +273,11 @@ def load_unit_tables(folder: Path | None = None) -> dict[str, list[dict]]:
         problems += found
         if not found:
             files.append((file, data))
+    unit_ids: dict[str, set[str]] = {}
+    for _, data in files:
+        unit_ids.setdefault(data["game"], set()).update(entry["id"] for entry in data.get("units") or [])
     for file, data in files:
-        unit_ids = {uid for (game, uid), _ in seen.items() if game == data["game"]}
-        problems += _cross_checks(file, data, unit_ids)
+        problems += _cross_checks(file, data, unit_ids[data["game"]])
         for kind in ("units", "effects"):
             for entry in data.get(kind) or []:
                 games.setdefault(data["game"], []).append(
@@ -312,6 +314,6 @@ def unit_entries(game: str, folder: Path | None = None) -> list[dict]:
             except UnitDataError as exc:
                 loaded = exc
             cached = _cache[folder] = (signature, loaded)
-    if isinstance(cached[1], UnitDataError):
-        raise cached[1]
+    if isinstance(cached[1], UnitDataError):  # a fresh error each time: re-raising one would grow its traceback
+        raise UnitDataError(cached[1].messages)
     return cached[1].get(game, [])
