@@ -124,9 +124,8 @@ def parallel_ballots(target: str) -> float:
 
 
 async def interactions(target: str) -> float:
-    from discord_fakes import FakeBot, FakeInteraction, FakeUser
+    from discord_fakes import FakeBot, FakeInteraction, FakeUser, form_of
 
-    from cogs.agenda import VoteModal
     from cogs.commands import slash
 
     state = open_state(target)
@@ -134,10 +133,14 @@ async def interactions(target: str) -> float:
     await slash("agenda start").callback(FakeInteraction(bot, channel_id=991), name="Bench")
     agenda_id = AgendaStore(state).current("42", "991").id
 
+    # each player's form, opened by their press of the first outcome's button (not timed)
+    forms = {
+        uid: await form_of(bot, f"agenda:{agenda_id}:vote:0", FakeUser(uid, f"P{uid}"), votes=str(1 + uid % 5))
+        for uid in range(400)
+    }
+
     async def submit(uid: int):
-        modal = VoteModal(agenda_id, "가결", "ko")
-        modal.votes._value = str(1 + uid % 5)
-        await modal.on_submit(FakeInteraction(bot, user=FakeUser(uid, f"P{uid}"), channel_id=991))
+        await forms[uid].on_submit(FakeInteraction(bot, user=FakeUser(uid, f"P{uid}"), channel_id=991))
 
     start = time.perf_counter()
     await asyncio.gather(*(submit(uid) for uid in range(400)))

@@ -1,43 +1,31 @@
-"""Agenda votes on Discord: /agenda …, and the buttons on the agenda message (one per outcome or a
-menu, Abstain, Predict; Pass, Pass for this agenda and Play a card while a when or after window
-is open) with a modal for the number of votes or the card played.
+"""Agenda votes on Discord: how the agenda message is posted and kept current. The commands and
+the message's buttons (with their forms) are declared in the core and made by cogs.commands and
+cogs.components; this module only says how their answers are shown.
 
-The ballot is committed by the core before the player is told it was accepted. The buttons carry
-the agenda id in their custom_id (DynamicItem), so after a restart the next click just works. A
-lock per agenda keeps the message right when several players click at once.
+The ballot is committed by the core before the player is told it was accepted. A lock per agenda
+keeps the message right when several players in this process click at once; the database keeps
+the votes right across processes.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import re
 from typing import cast
 
 import discord
 from discord.ext import commands
 
-from tabletop.agenda import store as domain
-from tabletop.agenda.commands import BUTTONS, AgendaReply, cast_vote, make_prediction, pass_window, play_card, store
+from tabletop.agenda import view
+from tabletop.agenda.commands import AgendaReply, store
 from tabletop.agenda.view import agenda_reply
-from tabletop.agenda.windows import MAX_CARD
 from tabletop.core import commands as core
-from tabletop.core.errors import UserError
-from tabletop.core.i18n import t
-from tabletop.core.render import Select
+from tabletop.core.components import Component, Press
 
 from . import workers
-from .registry import presenter
-from .ui import (
-    add_components,
-    component_factory,
-    context,
-    locale_of,
-    plain_button,
-    plain_select,
-    reports_errors,
-    send_kwargs,
-)
+from .components import add_components
+from .registry import component_presenter, presenter
+from .ui import context, send_kwargs
 
 log = logging.getLogger(__name__)
 _locks: dict[int, asyncio.Lock] = {}
@@ -54,16 +42,19 @@ async def current_lock(ctx: core.Context) -> asyncio.Lock:
 
 
 def message_view(reply) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    add_components(view, reply)
-    return view
+    buttons = discord.ui.View(timeout=None)
+    add_components(buttons, reply)
+    return buttons
 
 
 async def refresh_message(interaction: discord.Interaction, reply: AgendaReply) -> None:
     """Re-render the agenda's message from the database (never from a stale copy)."""
     # text channels, threads and DMs can fetch a message by id; forums and categories cannot
     partial_message = getattr(interaction.channel, "get_partial_message", None)
-    agenda = store(context(interaction)).get(reply.agenda_id) if reply.agenda_id is not None else None
+    if reply.agenda_id is None or partial_message is None:
+        return
+    ctx = context(interaction)
+    agenda = await workers.call(store(ctx).get, reply.agenda_id, locale=ctx.locale)  # a state read: off the loop
     if agenda is None or not agenda.message_id or partial_message is None:
         return
     fresh = agenda_reply(agenda)
@@ -85,129 +76,20 @@ async def post_agenda(interaction: discord.Interaction, ctx: core.Context, reply
         await workers.call(store(ctx).set_message, reply.agenda_id, str(message.id), locale=ctx.locale)
 
 
-async def record(interaction: discord.Interaction, agenda_id: int, act) -> None:
-    """From the agenda message: commit (the core does), update that message, then tell the
-    actor privately."""
-    async with lock_for(agenda_id):
+@component_presenter(*view.BUTTONS)
+async def record(interaction: discord.Interaction, comp: Component, press: Press) -> None:
+    """A press on the agenda message: committed (by the core) before anyone is told, that
+    message updated, the actor answered privately."""
+    async with lock_for(int(press.values["id"])):
         ctx = context(interaction)
-        reply = await workers.call(act, ctx, locale=ctx.locale)
+        reply = await workers.call(comp.handler, ctx, press, locale=ctx.locale)
         await interaction.response.edit_message(**send_kwargs(agenda_reply_of(reply), message_view(reply)))
     await interaction.followup.send(reply.ack, ephemeral=True)
 
 
-class VoteModal(discord.ui.Modal):
-    """How many votes (and, for a planet election, which planet)."""
-
-    def __init__(self, agenda_id: int, outcome: str | None, locale: str):
-        super().__init__(
-            title=t("agenda.modal.title", locale, outcome=outcome or "🪐")[:45], custom_id=f"agenda:{agenda_id}:modal"
-        )
-        self.agenda_id, self.outcome = agenda_id, outcome
-        self.planet: discord.ui.TextInput | None = None
-        if outcome is None:
-            self.planet = discord.ui.TextInput(label=t("agenda.modal.planet", locale)[:45], max_length=domain.MAX_NAME)
-            self.add_item(self.planet)
-        self.votes: discord.ui.TextInput = discord.ui.TextInput(
-            label=t("agenda.modal.votes", locale)[:45], max_length=3, placeholder="0-999"
-        )
-        self.add_item(self.votes)
-
-    @reports_errors
-    async def on_submit(self, interaction: discord.Interaction) -> None:
-        raw = str(self.votes.value).strip()
-        if not raw.isdigit():
-            raise UserError(t("agenda.bad_number", locale_of(interaction), limit=domain.MAX_VOTES))
-        outcome = self.outcome if self.planet is None else str(self.planet.value)
-        await record(interaction, self.agenda_id, lambda ctx: cast_vote(ctx, self.agenda_id, outcome, int(raw)))
-
-
-class PredictModal(discord.ui.Modal):
-    def __init__(self, agenda_id: int, locale: str):
-        super().__init__(title=t("agenda.button.predict", locale)[:45], custom_id=f"agenda:{agenda_id}:predict-modal")
-        self.agenda_id = agenda_id
-        self.outcome: discord.ui.TextInput = discord.ui.TextInput(
-            label=t("agenda.modal.predict", locale)[:45], max_length=domain.MAX_NAME
-        )
-        self.add_item(self.outcome)
-
-    @reports_errors
-    async def on_submit(self, interaction: discord.Interaction) -> None:
-        await record(interaction, self.agenda_id, lambda ctx: make_prediction(ctx, self.agenda_id, str(self.outcome.value)))
-
-
-class CardModal(discord.ui.Modal):
-    """The card played in the open window, as free text."""
-
-    def __init__(self, agenda_id: int, locale: str):
-        super().__init__(title=t("agenda.button.play", locale)[:45], custom_id=f"agenda:{agenda_id}:card-modal")
-        self.agenda_id = agenda_id
-        self.card: discord.ui.TextInput = discord.ui.TextInput(label=t("agenda.modal.card", locale)[:45], max_length=MAX_CARD)
-        self.add_item(self.card)
-
-    @reports_errors
-    async def on_submit(self, interaction: discord.Interaction) -> None:
-        await record(interaction, self.agenda_id, lambda ctx: play_card(ctx, self.agenda_id, None, str(self.card.value)))
-
-
-def agenda_reply_of(reply: AgendaReply):
+def agenda_reply_of(reply):
     """The agenda message part of a reply (the acknowledgement goes to the actor only)."""
     return type(reply)(embeds=reply.embeds, rows=reply.rows)
-
-
-_TEMPLATE = BUTTONS  # declared with the console's handler, in the core
-
-
-class AgendaButton(discord.ui.DynamicItem[discord.ui.Button], template=_TEMPLATE):
-    def __init__(self, agenda_id: int, action: str, index: int | None = None, item: discord.ui.Item | None = None):
-        custom_id = f"agenda:{agenda_id}:{action}" + (f":{index}" if index is not None else "")
-        super().__init__(cast(discord.ui.Button, item or discord.ui.Button(label=action, custom_id=custom_id)))
-        self.agenda_id, self.action, self.index = agenda_id, action, index
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match):
-        index = int(match["index"]) if match["index"] is not None else None
-        return cls(int(match["id"]), match["action"], index, item)
-
-    @reports_errors
-    async def callback(self, interaction: discord.Interaction) -> None:
-        loc = locale_of(interaction)
-        ctx = context(interaction)
-        agenda = await workers.call(store(ctx).get, self.agenda_id, locale=loc)
-        if agenda is None or not agenda.open:
-            raise UserError(t("agenda.closed", loc, name=agenda.name if agenda else "?"))
-        if self.action == "abstain":
-            await record(interaction, self.agenda_id, lambda c: cast_vote(c, self.agenda_id, None, 0))
-            return
-        if self.action in ("pass", "passlock"):
-            lasting = self.action == "passlock"
-            await record(interaction, self.agenda_id, lambda c: pass_window(c, self.agenda_id, None, lasting))
-            return
-        if self.action == "play":
-            store(ctx).voter(agenda, domain.Player(str(ctx.user_id), ctx.user_name), loc)  # refuse before the form
-            await interaction.response.send_modal(CardModal(self.agenda_id, loc))
-            return
-        if self.action == "predict":
-            await interaction.response.send_modal(PredictModal(self.agenda_id, loc))
-            return
-        if self.action == "planet":
-            outcome = None
-        else:
-            index = int(getattr(self.item, "values", ["-1"])[0]) if self.action == "pick" else self.index
-            if index is None or not 0 <= index < len(agenda.outcomes):
-                raise UserError(t("agenda.unknown_outcome", loc, outcome=str(index), outcomes=", ".join(agenda.outcomes)))
-            outcome = agenda.outcomes[index]
-        store(ctx).voter(agenda, domain.Player(str(ctx.user_id), ctx.user_name), loc)  # refuse before the form
-        await interaction.response.send_modal(VoteModal(self.agenda_id, outcome, loc))
-
-
-@component_factory(_TEMPLATE)
-def _factory(component):
-    m = re.fullmatch(_TEMPLATE, component.custom_id)
-    if m is None:
-        raise ValueError(component.custom_id)
-    index = int(m["index"]) if m["index"] is not None else None
-    item = plain_select(component) if isinstance(component, Select) else plain_button(component)
-    return AgendaButton(int(m["id"]), m["action"], index, item)
 
 
 @presenter("agenda start", "agenda phase")
@@ -244,9 +126,6 @@ async def close(interaction: discord.Interaction, cmd: core.Command, values: dic
         await post_agenda(interaction, ctx, cast(AgendaReply, following), followup=True)
 
 
-DYNAMIC_ITEMS = [AgendaButton]
-
-
 async def setup(bot: commands.Bot) -> None:
-    if hasattr(bot, "add_dynamic_items"):
-        bot.add_dynamic_items(*DYNAMIC_ITEMS)
+    """Nothing to add: the presenters above are registered on import, the commands and the
+    buttons' persistent items are made from the core's tables (cogs.commands, cogs.components)."""

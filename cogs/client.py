@@ -15,9 +15,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.components import DYNAMIC_ITEMS
 from cogs.errors import answer_error
 from cogs.lifecycle import HEARTBEAT_EVERY, HEARTBEAT_STALE, Lifecycle, write_heartbeat
-from cogs.ui import DYNAMIC_ITEMS
 from tabletop import features
 from tabletop.core.i18n import DISCORD_LOCALES, command_text, t
 from tabletop.core.logs import command_var, guild_var
@@ -29,7 +29,7 @@ log = logging.getLogger(__name__)
 discord.VoiceClient.warn_nacl = False
 discord.VoiceClient.warn_dave = False
 
-EXTENSIONS = ("cogs.rules", "cogs.agenda", "cogs.combat", "cogs.commands")  # commands last: it makes the tree
+EXTENSIONS = ("cogs.rules", "cogs.agenda", "cogs.commands")  # commands last: it makes the tree
 
 
 class TableTranslator(app_commands.Translator):

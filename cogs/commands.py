@@ -22,8 +22,9 @@ from tabletop.core import commands as core
 from tabletop.core.render import Paged
 
 from . import workers
+from .components import add_components, send_followup, show_answer
 from .registry import COMPLETERS, PRESENTERS, Completer
-from .ui import L, add_components, context, send_followup, send_kwargs, show_answer
+from .ui import L, context, send_kwargs
 
 
 async def show(interaction: discord.Interaction, cmd: core.Command, values: dict) -> None:

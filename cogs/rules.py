@@ -18,8 +18,9 @@ from tabletop.core.render import truncate_label
 from tabletop.rules import answers
 
 from . import workers
+from .components import Pager, add_components
 from .registry import completer
-from .ui import Pager, add_components, context, locale_of, send_kwargs
+from .ui import context, locale_of, send_kwargs
 
 log = logging.getLogger(__name__)
 

@@ -143,3 +143,31 @@ class FakeChannel:
                 channel.log.append(Sent("channel_edit", {"message_id": message_id, **kwargs}))
 
         return Partial()
+
+
+def persistent_item(custom_id: str, chosen: str | None = None) -> discord.ui.DynamicItem:
+    """The item discord.py makes from a message's button or menu by its custom_id alone, as after
+    a restart; `chosen` is the menu option picked."""
+    from cogs.components import ITEMS
+    from tabletop.core.components import find
+
+    found = find(custom_id)
+    assert found is not None, custom_id
+    comp = found[0]
+    base: discord.ui.Item
+    if comp.select:
+        base = discord.ui.Select(custom_id=custom_id, options=[discord.SelectOption(label=chosen or "-", value=chosen or "-")])
+        base._values = [chosen] if chosen is not None else []  # what the gateway's press carries
+    else:
+        base = discord.ui.Button(label="-", custom_id=custom_id)
+    return ITEMS[comp.name](base)
+
+
+async def form_of(bot, custom_id: str, user: FakeUser, **answers: str):
+    """Press a button that asks for words as `user`, and fill its form with `answers`."""
+    click = FakeInteraction(bot, user=user)
+    await persistent_item(custom_id).callback(click)
+    form = click.log[0].kwargs["modal"]
+    for key, value in answers.items():
+        form.boxes[key]._value = value
+    return form

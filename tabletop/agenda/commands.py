@@ -12,11 +12,13 @@ import functools
 from dataclasses import dataclass
 
 from tabletop.agenda import phase as phases
-from tabletop.agenda.store import KINDS, MAX_VOTES, TYPES, AgendaStore, Player, parse_people, split_outcomes
+from tabletop.agenda import view
+from tabletop.agenda.store import KINDS, MAX_NAME, MAX_VOTES, TYPES, AgendaStore, Player, parse_people, split_outcomes
 from tabletop.agenda.view import agenda_reply, audit_pages, history_reply
 from tabletop.agenda.windows import MAX_CARD, WINDOWS
 from tabletop.core import settings
-from tabletop.core.commands import Context, Option, command, component
+from tabletop.core.commands import Context, Option, command
+from tabletop.core.components import InputField, Press
 from tabletop.core.errors import UserError
 from tabletop.core.i18n import t
 from tabletop.core.render import Reply
@@ -279,37 +281,80 @@ def history(ctx: Context):
     return history_reply(store(ctx).history(ctx.guild_id, ctx.channel_id), ctx.locale)
 
 
-BUTTONS = r"agenda:(?P<id>\d+):(?P<action>vote|pick|planet|abstain|predict|pass|passlock|play)(?::(?P<index>\d+))?"
+# --- the agenda message's buttons: the same steps as the commands, with a form for the rest ---
 
 
-@component(BUTTONS)
-def press(ctx: Context, match, value=None, ask=lambda prompt: None):
-    """The agenda message's buttons, for the console: the same steps as Discord's form."""
-    agenda_id, action = int(match["id"]), match["action"]
-    agenda = store(ctx).get(agenda_id)
+def _pressed(ctx: Context, press: Press):
+    """The open agenda a button belongs to (a closed one's buttons refuse, in a sentence)."""
+    agenda = store(ctx).get(int(press.values["id"]))
     if agenda is None or not agenda.open:
         raise UserError(t("agenda.closed", ctx.locale, name=agenda.name if agenda else "?"))
-    if action in ("pass", "passlock"):
-        return pass_window(ctx, agenda_id, None, action == "passlock")
-    if action == "play":
-        card = ask(t("agenda.modal.card", ctx.locale)) or ""
-        return play_card(ctx, agenda_id, None, card)
-    if action == "abstain":
-        return cast_vote(ctx, agenda_id, None, 0)
-    if action == "predict":
-        outcome = ask(t("agenda.modal.predict", ctx.locale))
-        if not outcome:
-            raise UserError(t("agenda.unknown_outcome", ctx.locale, outcome="", outcomes=", ".join(agenda.outcomes)))
-        return make_prediction(ctx, agenda_id, outcome)
-    if action == "planet":
-        outcome = ask(t("agenda.modal.planet", ctx.locale)) or ""
-    else:
-        index = int(value if action == "pick" and value is not None else match["index"] or -1)
-        if not 0 <= index < len(agenda.outcomes):
-            raise UserError(t("agenda.unknown_outcome", ctx.locale, outcome=str(index), outcomes=", ".join(agenda.outcomes)))
-        outcome = agenda.outcomes[index]
-    store(ctx).voter(agenda, me(ctx), ctx.locale)  # refuse a stranger before asking
-    raw = (ask(t("agenda.modal.votes", ctx.locale)) or "").strip()
-    if not raw.isdigit():
+    return agenda
+
+
+def _ballot(ctx: Context, press: Press, agenda, outcome: str | None) -> AgendaReply:
+    """Votes for an outcome (None: a planet, named in the form); a stranger is refused before
+    the form opens."""
+    store(ctx).voter(agenda, me(ctx), ctx.locale)
+    votes = InputField("votes", t("agenda.modal.votes", ctx.locale), max_length=len(str(MAX_VOTES)), placeholder=f"0-{MAX_VOTES}")
+    fields = (InputField("planet", t("agenda.modal.planet", ctx.locale), MAX_NAME), votes) if outcome is None else (votes,)
+    answers = press.ask(t("agenda.modal.title", ctx.locale, outcome=outcome or "🪐"), *fields)
+    if not answers["votes"].isdigit():
         raise UserError(t("agenda.bad_number", ctx.locale, limit=MAX_VOTES))
-    return cast_vote(ctx, agenda_id, outcome, int(raw))
+    return cast_vote(ctx, agenda.id, answers.get("planet", outcome), int(answers["votes"]))
+
+
+def _outcome(ctx: Context, agenda, index: str | None) -> str:
+    if index is None or not index.isdigit() or not 0 <= int(index) < len(agenda.outcomes):
+        raise UserError(t("agenda.unknown_outcome", ctx.locale, outcome=str(index)[:40], outcomes=", ".join(agenda.outcomes)))
+    return agenda.outcomes[int(index)]
+
+
+@view.VOTE.on_press
+def press_vote(ctx: Context, press: Press) -> AgendaReply:
+    agenda = _pressed(ctx, press)
+    return _ballot(ctx, press, agenda, _outcome(ctx, agenda, press.values["index"]))
+
+
+@view.PICK.on_press
+def press_pick(ctx: Context, press: Press) -> AgendaReply:
+    agenda = _pressed(ctx, press)
+    return _ballot(ctx, press, agenda, _outcome(ctx, agenda, press.chosen))
+
+
+@view.PLANET.on_press
+def press_planet(ctx: Context, press: Press) -> AgendaReply:
+    return _ballot(ctx, press, _pressed(ctx, press), None)
+
+
+@view.ABSTAIN.on_press
+def press_abstain(ctx: Context, press: Press) -> AgendaReply:
+    return cast_vote(ctx, _pressed(ctx, press).id, None, 0)
+
+
+@view.PASS.on_press
+def press_pass(ctx: Context, press: Press) -> AgendaReply:
+    return pass_window(ctx, _pressed(ctx, press).id, None, False)
+
+
+@view.PASS_LOCK.on_press
+def press_pass_lock(ctx: Context, press: Press) -> AgendaReply:
+    return pass_window(ctx, _pressed(ctx, press).id, None, True)
+
+
+@view.PLAY.on_press
+def press_play(ctx: Context, press: Press) -> AgendaReply:
+    agenda = _pressed(ctx, press)
+    store(ctx).voter(agenda, me(ctx), ctx.locale)  # a stranger is refused before the form
+    card = InputField("card", t("agenda.modal.card", ctx.locale), MAX_CARD)
+    return play_card(ctx, agenda.id, None, press.ask(t("agenda.button.play", ctx.locale), card)["card"])
+
+
+@view.PREDICT.on_press
+def press_predict(ctx: Context, press: Press) -> AgendaReply:
+    agenda = _pressed(ctx, press)
+    outcome = InputField("outcome", t("agenda.modal.predict", ctx.locale), MAX_NAME)
+    guess = press.ask(t("agenda.button.predict", ctx.locale), outcome)["outcome"]
+    if not guess:
+        raise UserError(t("agenda.unknown_outcome", ctx.locale, outcome="", outcomes=", ".join(agenda.outcomes)))
+    return make_prediction(ctx, agenda.id, guess)

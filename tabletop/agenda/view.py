@@ -11,6 +11,7 @@ from zoneinfo import ZoneInfo
 
 from tabletop.agenda import windows
 from tabletop.agenda.store import Agenda, AgendaStore
+from tabletop.core.components import NUMBER, Component
 from tabletop.core.i18n import t
 from tabletop.core.render import (
     COLOR_OK,
@@ -32,6 +33,18 @@ from tabletop.core.timezones import local_time, zone_label
 
 MAX_OUTCOME_BUTTONS = 5
 NAMES_PER_OUTCOME = 8  # beyond this an outcome line says how many more: 25 outcomes stay in 4096
+
+# The agenda message's buttons (their handlers are the commands', in agenda.commands): each
+# carries the agenda's id, so a press after a restart, or in another process, acts on it.
+VOTE = Component("agenda.vote", "agenda:{id}:vote:{index}", id=NUMBER, index=NUMBER)
+PICK = Component("agenda.pick", "agenda:{id}:pick", select=True, id=NUMBER)  # more outcomes than buttons
+PLANET = Component("agenda.planet", "agenda:{id}:planet", id=NUMBER)
+ABSTAIN = Component("agenda.abstain", "agenda:{id}:abstain", id=NUMBER)
+PREDICT = Component("agenda.predict", "agenda:{id}:predict", id=NUMBER)
+PASS = Component("agenda.pass", "agenda:{id}:pass", id=NUMBER)
+PASS_LOCK = Component("agenda.passlock", "agenda:{id}:passlock", id=NUMBER)
+PLAY = Component("agenda.play", "agenda:{id}:play", id=NUMBER)
+BUTTONS = (VOTE, PICK, PLANET, ABSTAIN, PREDICT, PASS, PASS_LOCK, PLAY)
 
 
 def agenda_embed(agenda: Agenda) -> Embed:
@@ -143,29 +156,28 @@ def _fields(name: str, items: list[str], sep: str) -> list[tuple[str, str]]:
 def agenda_rows(agenda: Agenda) -> list[list]:
     if not agenda.open:
         return []
-    loc = agenda.locale
-    prefix = f"agenda:{agenda.id}"
+    loc, aid = agenda.locale, agenda.id
     rows: list[list] = []
     if agenda.window:  # pass or play a card in the open window; votes come after
         window = t(f"agenda.window.{agenda.window}", loc)
         row = [
-            Button(t("agenda.button.pass", loc, window=window), f"{prefix}:pass", style="primary"),
-            Button(t("agenda.button.passlock", loc, window=window), f"{prefix}:passlock", emoji="🔒"),
-            Button(t("agenda.button.play", loc), f"{prefix}:play", emoji="🃏"),
+            Button(t("agenda.button.pass", loc, window=window), PASS.id(id=aid), style="primary"),
+            Button(t("agenda.button.passlock", loc, window=window), PASS_LOCK.id(id=aid), emoji="🔒"),
+            Button(t("agenda.button.play", loc), PLAY.id(id=aid), emoji="🃏"),
         ]
         if agenda.window == "after" and not agenda.ballots:  # riders and predictions (62.22)
-            row.append(Button(t("agenda.button.predict", loc), f"{prefix}:predict", emoji="🔮"))
+            row.append(Button(t("agenda.button.predict", loc), PREDICT.id(id=aid), emoji="🔮"))
         return [row]
     if len(agenda.outcomes) <= MAX_OUTCOME_BUTTONS:
         if agenda.outcomes:
             rows.append(
-                [Button(truncate_label(o, 80), f"{prefix}:vote:{i}", style="primary") for i, o in enumerate(agenda.outcomes)]
+                [Button(truncate_label(o, 80), VOTE.id(id=aid, index=i), style="primary") for i, o in enumerate(agenda.outcomes)]
             )
     else:
         rows.append(
             [
                 Select(
-                    f"{prefix}:pick",
+                    PICK.id(id=aid),
                     t("agenda.select", loc),
                     [SelectOption(truncate_label(o, 100), str(i)) for i, o in enumerate(agenda.outcomes)],
                 )
@@ -173,10 +185,10 @@ def agenda_rows(agenda: Agenda) -> list[list]:
         )
     extra = []
     if agenda.outcome_type == "elect-planet":
-        extra.append(Button(t("agenda.button.planet", loc), f"{prefix}:planet", style="primary", emoji="🪐"))
-    extra.append(Button(t("agenda.button.abstain", loc), f"{prefix}:abstain"))
+        extra.append(Button(t("agenda.button.planet", loc), PLANET.id(id=aid), style="primary", emoji="🪐"))
+    extra.append(Button(t("agenda.button.abstain", loc), ABSTAIN.id(id=aid)))
     if not agenda.ballots and not agenda.windows:  # predictions close with the first ballot (62.22)
-        extra.append(Button(t("agenda.button.predict", loc), f"{prefix}:predict", emoji="🔮"))
+        extra.append(Button(t("agenda.button.predict", loc), PREDICT.id(id=aid), emoji="🔮"))
     rows.append(extra)
     return rows
 

@@ -32,17 +32,17 @@ def settings(
     """Server settings: chat mode on/off, the default game, the time zone for times shown, and
     whether agendas open with the when and after windows. Without options: show them. A bad
     value changes nothing (all are checked first)."""
+    zone = check_zone(timezone, ctx.locale) if timezone is not None else None  # every value checked
+    game = answers.check_game(ctx.compendium, game, ctx.locale) if game is not None else None  # before any is written
     lines = []
     if agenda_windows is not None:
         settings_.write(ctx.state, ctx.guild_id, settings_.AGENDA_WINDOWS, agenda_windows)
         state = t("settings.on" if agenda_windows else "settings.off", ctx.locale)
         lines.append(t("settings.agenda_windows", ctx.locale, state=state))
-    if timezone is not None:
-        zone = check_zone(timezone, ctx.locale)
+    if zone is not None:
         settings_.write(ctx.state, ctx.guild_id, settings_.TIMEZONE, zone)
         lines.append(t("settings.timezone", ctx.locale, zone=zone))
     if game is not None:
-        game = answers.check_game(ctx.compendium, game, ctx.locale)
         settings_.write(ctx.state, ctx.guild_id, settings_.GAME, game)
         lines.append(t("settings.game", ctx.locale, game=ctx.compendium.packs[game].name(ctx.locale)))
     if chat is not None:

@@ -7,7 +7,6 @@ same battle with a new seed, and "odds" can open the full breakdown, even after 
 
 from __future__ import annotations
 
-import json
 import re
 
 from tabletop.combat import odds as exact
@@ -28,7 +27,8 @@ from tabletop.combat.report import battle_pages, odds_pages, roll_pages
 from tabletop.combat.resolver import Battle, resolve
 from tabletop.combat.unitdata import UnitDataError
 from tabletop.combat.units import Side, UnitBook, parse_order, parse_side
-from tabletop.core.commands import Context, Option, command, component, log_roll
+from tabletop.core.commands import Context, Option, again_id, command, log_roll, logged_command
+from tabletop.core.components import NUMBER, Component, Press
 from tabletop.core.errors import UserError
 from tabletop.core.i18n import t
 from tabletop.core.render import Attachment, Paged
@@ -178,9 +178,9 @@ def fight(kind: str, options: dict, book: UnitBook, seed: int, locale="ko") -> B
 def _battle(ctx: Context, kind: str, options: dict, seed) -> Paged:
     seed = parse_seed(seed, ctx.locale)
     battle = fight(kind, options, unit_book(ctx.locale), seed, ctx.locale)
-    again = log_roll(ctx, f"combat {kind}", options, seed, f"{battle.winner or ''} {battle.control or ''}".strip())
-    odds_id = again.replace("combat:again:", "combat:odds:") if again and kind != "bombard" else None
-    return battle_pages(battle, ctx.locale, again_id=again, odds_id=odds_id)
+    roll_id = log_roll(ctx, f"combat {kind}", options, seed, f"{battle.winner or ''} {battle.control or ''}".strip())
+    odds_id = ODDS.id(id=roll_id) if roll_id is not None and kind != "bombard" else None
+    return battle_pages(battle, ctx.locale, again_id=again_id(roll_id), odds_id=odds_id)
 
 
 def odds_answer(ctx: Context, kind: str, options: dict) -> Paged:
@@ -255,39 +255,18 @@ def odds_invade(ctx: Context, **options):
 def roll(ctx: Context, dice: str, seed=None):
     seed = parse_seed(seed, ctx.locale)
     result = roll_expression(dice, seed, ctx.locale)
-    again = log_roll(ctx, "roll", {"dice": dice}, seed, str(result.successes if result.target else result.total))
-    return roll_pages(result, ctx.locale, again_id=again)
+    roll_id = log_roll(ctx, "roll", {"dice": dice}, seed, str(result.successes if result.target else result.total))
+    return roll_pages(result, ctx.locale, again_id=again_id(roll_id))
 
 
-def _logged(ctx: Context, roll_id: int) -> dict:
-    command = ctx.state.logged_roll(roll_id)
-    if command is None:
-        raise UserError(t("dice.unknown_roll", ctx.locale))
-    return json.loads(command)
+ODDS = Component("combat.odds", "combat:odds:{id}", heavy=True, show="private", id=NUMBER)
 
 
-def roll_again(ctx: Context, roll_id: int):
-    """Replay a logged roll or battle with a fresh seed (the "roll again" button)."""
-    from tabletop.core.commands import COMMANDS
-
-    spec = _logged(ctx, roll_id)
-    return COMMANDS[spec["command"]].handler(ctx, **spec["options"])  # a fresh seed: none is passed
-
-
-def odds_of(ctx: Context, roll_id: int) -> Paged:
-    """The full odds of a logged battle (the "odds" button)."""
-    spec = _logged(ctx, roll_id)
-    kind = spec["command"].split()[-1]
+@ODDS.on_press
+def odds_of(ctx: Context, press: Press) -> Paged:
+    """The full odds of a logged battle, with its chart, for whoever presses "odds"."""
+    name, options = logged_command(ctx, int(press.values["id"]))
+    kind = name.split()[-1]
     if kind not in ("space", "ground", "invade"):
         raise UserError(t("dice.unknown_roll", ctx.locale))
-    return odds_answer(ctx, kind, spec["options"])
-
-
-@component(r"combat:again:(?P<id>\d+)")
-def press_again(ctx: Context, match, value=None, ask=None):
-    return roll_again(ctx, int(match["id"]))
-
-
-@component(r"combat:odds:(?P<id>\d+)")
-def press_odds(ctx: Context, match, value=None, ask=None):
-    return odds_of(ctx, int(match["id"]))
+    return odds_answer(ctx, kind, options)

@@ -30,6 +30,7 @@ from tabletop.combat.battle import ATTACKER, DEFENDER, Fight, assign, signature,
 from tabletop.combat.model import Die, SideModel, State, after_doom
 from tabletop.combat.outcome import Odds, survivor_key, units_key
 from tabletop.combat.resolver import can_ever_hit, check_dice, outcome, play_round
+from tabletop.combat.unitdata import ABILITIES, EFFECT_FIELDS
 from tabletop.combat.units import Side
 from tabletop.core.errors import UserError
 from tabletop.core.i18n import t
@@ -231,8 +232,13 @@ def _max_hits(model: SideModel) -> int:
 
 
 def _factorized(fight: Fight, ma: SideModel, md: SideModel) -> bool:
-    valkyrie = any("valkyrie" in u.abilities for u in ma.units + md.units)
-    return not (valkyrie or fight.answering(ATTACKER) or fight.answering(DEFENDER) or fight.harrow(fight.defender))
+    """Whether the vectorised solver may answer: no mechanic present that it cannot model (each
+    declares it once, in the unit schema)."""
+    slow = {name for name, mechanic in ABILITIES.items() if fight.kind in mechanic.slow_in}
+    if any(slow & set(u.abilities) for u in ma.units + md.units):
+        return False
+    slow_fields = [name for name, spec in EFFECT_FIELDS.items() if fight.kind in spec.slow_in]
+    return not any(getattr(side.effects, name) for side in (fight.attacker, fight.defender) for name in slow_fields)
 
 
 def _rounds(fight: Fight, ma: SideModel, md: SideModel, starts: dict, odds: Odds, budget: _Budget) -> None:

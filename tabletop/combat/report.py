@@ -18,6 +18,7 @@ def _side_name(side: str, locale) -> str:
 
 def _die(d) -> str:
     shown = f"{d.roll}{d.modifier:+d}" if d.modifier else str(d.roll)
+    shown = f"↻{shown}" if d.rerolled else shown  # the miss before it, rolled again
     return f"**{shown}**✓" if d.hit else f"{shown}"
 
 

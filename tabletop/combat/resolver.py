@@ -25,9 +25,11 @@ class DieRoll:
     modifier: int
     hit: bool
     hits: int = 1
+    rerolled: bool = False  # this die rolls again a miss just before it (Fire Team)
 
     def as_dict(self) -> dict:
-        return {"unit": self.unit, "needs": self.needs, "roll": self.roll, "modifier": self.modifier, "hit": self.hit}
+        out = {"unit": self.unit, "needs": self.needs, "roll": self.roll, "modifier": self.modifier, "hit": self.hit}
+        return {**out, "reroll": True} if self.rerolled else out
 
 
 @dataclass
@@ -163,10 +165,16 @@ def play_round(fight: Fight, ma: SideModel, md: SideModel, sa: State, sd: State,
 
 def _roll(dice_spec, dice: Dice, volley: Volley, locale="ko") -> int:
     for who, value, die in dice_spec:
+        label = who if isinstance(who, str) else who.label(locale)
         roll = dice.roll()
         hits = die.hits(roll)
-        label = who if isinstance(who, str) else who.label(locale)
-        volley.dice.append(DieRoll(label, value, roll, value - die.needs, hits > 0, hits))
+        if not hits and die.reroll:  # a miss is rolled once more (Fire Team), both in the log
+            volley.dice.append(DieRoll(label, value, roll, value - die.needs, False, 0))
+            roll = dice.roll()
+            hits = die.hits(roll)
+            volley.dice.append(DieRoll(label, value, roll, value - die.needs, hits > 0, hits, rerolled=True))
+        else:
+            volley.dice.append(DieRoll(label, value, roll, value - die.needs, hits > 0, hits))
         volley.hits += hits
     return volley.hits
 

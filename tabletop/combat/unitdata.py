@@ -40,21 +40,32 @@ LOSS_ORDER = (
 SHIP_TYPES = frozenset(LOSS_ORDER[:7])
 GROUND_TYPES = frozenset({"infantry", "mech"})
 STRUCTURE_TYPES = frozenset({"pds", "space-dock"})
-ABILITIES = frozenset(
-    {
-        "no-space-cannon-against",  # Argent flagship: no space cannon against your ships
-        "opponent-no-sustain",  # Mentak flagship (space) and mech (ground)
-        "fighters-fight-on-ground",  # Naalu flagship
-        "other-ships-plus-one",  # Sardakk flagship
-        "nine-and-ten-hit-thrice",  # Jol-Nar flagship
-        "dice-per-opponent-ship",  # Winnu flagship
-        "mechs-extra-die",  # Naaz-Rokha flagship
-        "valkyrie",  # Sardakk mech: a hit back for each sustain in ground combat
-        "repaired-each-round",  # Letnev flagship: repaired at the start of each space combat round
-        "ground-forces-fight-in-space",  # Nekro flagship: ground forces in its system fight as ships
-        "destroys-all-ships",  # Yin flagship: when it is destroyed, every ship in the system is
-    }
-)
+GROUND_FIGHTS = frozenset({"ground", "invade"})  # the kinds of fight with a ground combat
+
+
+@dataclass(frozen=True)
+class Mechanic:
+    """What a unit ability does to a fight, declared once. `slow_in` names the kinds of fight
+    (space, ground, invade) in which the vectorised odds solver cannot model it (the hits one
+    side takes then depend on more than its own losses): there the fight is solved pair by pair."""
+
+    note: str
+    slow_in: frozenset[str] = frozenset()
+
+
+ABILITIES: dict[str, Mechanic] = {
+    "no-space-cannon-against": Mechanic("Argent flagship: no space cannon against your ships"),
+    "opponent-no-sustain": Mechanic("Mentak flagship (space) and mech (ground)"),
+    "fighters-fight-on-ground": Mechanic("Naalu flagship"),
+    "other-ships-plus-one": Mechanic("Sardakk flagship"),
+    "nine-and-ten-hit-thrice": Mechanic("Jol-Nar flagship"),
+    "dice-per-opponent-ship": Mechanic("Winnu flagship"),
+    "mechs-extra-die": Mechanic("Naaz-Rokha flagship"),
+    "valkyrie": Mechanic("Sardakk mech: a hit back for each sustain in ground combat", GROUND_FIGHTS),
+    "repaired-each-round": Mechanic("Letnev flagship: repaired at the start of each space combat round"),
+    "ground-forces-fight-in-space": Mechanic("Nekro flagship: ground forces in its system fight as ships"),
+    "destroys-all-ships": Mechanic("Yin flagship: when it is destroyed, every ship in the system is"),
+}
 EFFECT_KINDS = frozenset({"faction-ability", "technology", "action-card", "agenda", "condition"})
 # The languages a name may be given in: the bot's UI languages.
 NAME_LANGUAGES = ("ko", "en", "ja")
@@ -134,11 +145,13 @@ def _unit_bonus(value: object) -> str | None:
 @dataclass(frozen=True)
 class Field:
     """One field of a unit or an effect: the check its value passes, and, for an effect, how two
-    effects named on one side combine it (set: the last one named; add; max; union; update)."""
+    effects named on one side combine it (set: the last one named; add; max; union; update) and
+    whether the fast odds solver models it."""
 
     check: Check
     required: bool = False
     merge: str = "set"
+    slow_in: frozenset[str] = frozenset()  # as Mechanic.slow_in: where the vectorised solver cannot model it
 
 
 _MODIFIER = _whole(-DIE_FACES, DIE_FACES)
@@ -158,7 +171,7 @@ UNIT_FIELDS: dict[str, Field] = {
     "anti_fighter_barrage": Field(_roll),
     "planetary_shield": Field(_flag),
     "disables_shields": Field(_flag),
-    "abilities": Field(_some_of(ABILITIES)),
+    "abilities": Field(_some_of(frozenset(ABILITIES))),
     "conditional_bonus": Field(_MODIFIER),
     "cost": Field(_cost),
     "source": Field(_text, required=True),
@@ -172,7 +185,7 @@ EFFECT_FIELDS: dict[str, Field] = {
     "combat_modifier": Field(_MODIFIER, merge="add"),
     "round_modifier": Field(_MODIFIER, merge="add"),
     "sustain_cancels": Field(_whole(1, 3), merge="max"),
-    "harrow": Field(_flag),
+    "harrow": Field(_flag, slow_in=frozenset({"invade"})),  # a bombardment after each ground round
     "extra_die": Field(_some_of(frozenset({"bombardment", "space_cannon"})), merge="union"),
     "cannon_against": Field(_MODIFIER, merge="add"),
     "bombardment_against": Field(_MODIFIER, merge="add"),
@@ -181,7 +194,7 @@ EFFECT_FIELDS: dict[str, Field] = {
     "ambush": Field(_flag),
     "x89": Field(_flag),
     "repair_each_round": Field(_flag),
-    "answering_hit": Field(_flag),
+    "answering_hit": Field(_flag, slow_in=GROUND_FIGHTS),  # a hit back for each sustain
     "no_cannon_on_landing": Field(_flag),
     "assault_cannon": Field(_flag),
     "graviton": Field(_flag),

@@ -18,8 +18,9 @@ from typing import TextIO
 from tabletop import features
 from tabletop.console import lines
 from tabletop.core import commands
+from tabletop.core.components import press_asking
 from tabletop.core.i18n import t
-from tabletop.core.render import Button, Choice, Paged, Reply, choices, harmless
+from tabletop.core.render import PAGE_NEXT, PAGE_PREV, Button, Choice, Paged, Reply, choices, harmless
 from tabletop.rules.answers import UserError, check_game, error_reply
 from tabletop.rules.compendium import Compendium
 from tabletop.store import StateStore
@@ -109,7 +110,7 @@ class Piped:
         choice = self.numbered[n - 1]
         try:
             with lines.acting(self.ctx, number["actor"]):
-                return commands.press(self.ctx, choice.custom_id, choice.value, self.ask)
+                return press_asking(self.ctx, choice.custom_id, choice.value, self.ask)
         except UserError as exc:
             return error_reply(exc.message)
         except Exception:
@@ -125,9 +126,7 @@ class Piped:
         if isinstance(result, Paged):  # every page: a script cannot turn one
             replies = [result.reply(i) for i in range(len(result.pages))]
             for reply in replies:
-                reply.rows = [
-                    [c for c in row if getattr(c, "custom_id", "") not in ("page:prev", "page:next")] for row in reply.rows
-                ]
+                reply.rows = [[c for c in row if getattr(c, "custom_id", "") not in (PAGE_PREV, PAGE_NEXT)] for row in reply.rows]
         else:
             replies = commands.as_replies(result)
         self.numbered = []

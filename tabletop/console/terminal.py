@@ -28,9 +28,10 @@ from rich.text import Text
 from tabletop.console import lines
 from tabletop.core import commands
 from tabletop.core import text as rules_text
+from tabletop.core.components import press_asking
 from tabletop.core.errors import UserError
 from tabletop.core.i18n import t
-from tabletop.core.render import Attachment, Choice, Paged, Reply, choices, harmless
+from tabletop.core.render import PAGE_NEXT, PAGE_PREV, Attachment, Choice, Paged, Reply, choices, harmless
 from tabletop.rules.answers import error_reply
 
 log = logging.getLogger(__name__)
@@ -287,12 +288,12 @@ class Terminal:
 
     def press(self, number: int, actor: str | None) -> None:
         choice = self.numbered[number - 1]
-        if choice.custom_id in ("page:prev", "page:next") and self.paged is not None:
-            self.page = max(0, min(self.page + (1 if choice.custom_id == "page:next" else -1), len(self.paged.pages) - 1))
+        if choice.custom_id in (PAGE_PREV, PAGE_NEXT) and self.paged is not None:
+            self.page = max(0, min(self.page + (1 if choice.custom_id == PAGE_NEXT else -1), len(self.paged.pages) - 1))
             self._show_page()
             return
         with lines.acting(self.ctx, actor):
-            result = commands.press(self.ctx, choice.custom_id, choice.value, self.ask)
+            result = press_asking(self.ctx, choice.custom_id, choice.value, self.ask)
         self.show(result)
 
     def handle(self, line: str) -> None:

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import json
 import logging
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from tabletop.core import settings
+from tabletop.core.components import NUMBER, Component, Press
 from tabletop.core.errors import UserError
 from tabletop.core.i18n import t
 from tabletop.core.render import Paged, Reply
@@ -183,9 +183,9 @@ def run(ctx: Context, command_name: str, /, **values):
     return dispatch(ctx, command_name, {k: v for k, v in values.items() if v is not None})
 
 
-def log_roll(ctx: Context, name: str, options: dict, seed: int, summary: str) -> str | None:
-    """Write a dice command to the state database; returns its "roll again" button's custom_id.
-    The button replays the command (same options, a fresh seed) through this table. With a
+def log_roll(ctx: Context, name: str, options: dict, seed: int, summary: str) -> int | None:
+    """Write a dice command to the state database; returns its id, which the "roll again" button
+    carries to replay the command (same options, a fresh seed) through this table. With a
     read-only or unreachable state store the dice still roll, without the log and its button (None)."""
     if ctx.state.read_only:
         return None
@@ -195,7 +195,32 @@ def log_roll(ctx: Context, name: str, options: dict, seed: int, summary: str) ->
     except UserError as exc:  # a state server that is down: the dice still roll, unlogged
         log.warning("roll not logged: %s", exc.message)
         return None
-    return f"combat:again:{roll_id}"
+    return roll_id
+
+
+# Its prefix predates /roll and /gt: buttons already posted on Discord carry it and keep working.
+ROLL_AGAIN = Component("roll.again", "combat:again:{id}", heavy=True, id=NUMBER)
+
+
+def again_id(roll_id: int | None) -> str | None:
+    """The "roll again" button's custom_id for a logged roll (None: it was not logged)."""
+    return ROLL_AGAIN.id(id=roll_id) if roll_id is not None else None
+
+
+def logged_command(ctx: Context, roll_id: int) -> tuple[str, dict]:
+    """The command and options of a logged roll; a UserError when there is no such roll."""
+    spec = ctx.state.logged_roll(roll_id)
+    if spec is None:
+        raise UserError(t("dice.unknown_roll", ctx.locale))
+    data = json.loads(spec)
+    return data["command"], data["options"]
+
+
+@ROLL_AGAIN.on_press
+def roll_again(ctx: Context, press: Press):
+    """Replay a logged roll or battle through this table with a fresh seed (none is passed)."""
+    name, options = logged_command(ctx, int(press.values["id"]))
+    return COMMANDS[name].handler(ctx, **options)
 
 
 def as_replies(result) -> list[Reply]:
@@ -204,30 +229,3 @@ def as_replies(result) -> list[Reply]:
     if isinstance(result, Reply):
         return [result, *result.follow_ups]
     return list(result)
-
-
-# --- buttons and menus, for front ends that cannot press them natively (the console) ---------------
-
-ComponentHandler = Callable[..., object]
-COMPONENTS: list[tuple[re.Pattern, ComponentHandler]] = []
-
-
-def component(pattern: str):
-    """Declare what pressing a button (or choosing a menu option) with this custom_id does:
-    handler(ctx, match, value, ask) where value is the chosen option of a menu, and ask(prompt)
-    asks the person for more (a number of votes) and returns their answer or None."""
-
-    def register(fn: ComponentHandler) -> ComponentHandler:
-        COMPONENTS.append((re.compile(pattern), fn))
-        return fn
-
-    return register
-
-
-def press(ctx: Context, custom_id: str, value: str | None = None, ask: Callable[[str], str | None] = lambda _: None):
-    """Run what a button or a menu option does, by its custom_id."""
-    for pattern, handler in COMPONENTS:
-        m = pattern.fullmatch(custom_id)
-        if m:
-            return handler(ctx, m, value, ask)
-    raise UserError(t("error.unknown_button", ctx.locale))

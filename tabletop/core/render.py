@@ -26,6 +26,9 @@ SELECT_DESCRIPTION_MAX = 100
 CUSTOM_ID_MAX = 100
 ROWS_MAX = 5
 BUTTONS_PER_ROW = 5
+# A paged answer's ◀ ▶: they turn one message's pages, so they live in its view, not in the
+# component registry (a page number is not worth a database row).
+PAGE_PREV, PAGE_NEXT = "page:prev", "page:next"
 
 # Our own budget for a page's description: a screenful to read, well inside every limit.
 PAGE_BUDGET = 2000
@@ -220,8 +223,8 @@ class Paged:
         if len(self.pages) > 1:
             rows.append(
                 [
-                    Button(t("prev", self.locale), "page:prev", emoji="◀", disabled=page == 0),
-                    Button(t("next", self.locale), "page:next", emoji="▶", disabled=page == len(self.pages) - 1),
+                    Button(t("prev", self.locale), PAGE_PREV, emoji="◀", disabled=page == 0),
+                    Button(t("next", self.locale), PAGE_NEXT, emoji="▶", disabled=page == len(self.pages) - 1),
                 ]
             )
         return Reply(content=self.note, embeds=[self.pages[page]], rows=rows + self.rows, ephemeral=ephemeral, files=self.files)

@@ -4,14 +4,15 @@ text under the roll, and offer buttons to open the sections these rolls come fro
 from __future__ import annotations
 
 from tabletop.combat.dice import SEED, Dice, parse_seed
-from tabletop.core.commands import Context, Option, command, log_roll
+from tabletop.core.commands import Context, Option, again_id, command, log_roll
 from tabletop.core.i18n import t
 from tabletop.core.render import FIELD_VALUE_MAX, Button, Embed, Paged, escape_md
 from tabletop.galaxy_trucker.dice import GAME, Incoming, parse_incoming, roll_incoming, roll_sabotage
+from tabletop.rules.answers import OPEN_SECTION
 
 
 def _open(label: str, section: str) -> Button:
-    return Button(label, f"rule:open:{GAME}:{section}", style="primary")
+    return Button(label, OPEN_SECTION.id(game=GAME, section=section), style="primary")
 
 
 def rules_field(ctx: Context, section_id: str) -> tuple[str, str] | None:
@@ -68,13 +69,13 @@ def gt_meteor(ctx: Context, incoming: str | None = None, seed=None):
     items = parse_incoming(incoming, ctx.locale)
     seed = parse_seed(seed, ctx.locale)
     roll_incoming(items, Dice(seed))
-    again = log_roll(ctx, "gt meteor", {"incoming": incoming} if incoming else {}, seed, " ".join(str(i.line) for i in items))
-    return meteor_pages(items, seed, ctx.locale, again, rules_field(ctx, "meteor-swarm"))
+    roll_id = log_roll(ctx, "gt meteor", {"incoming": incoming} if incoming else {}, seed, " ".join(str(i.line) for i in items))
+    return meteor_pages(items, seed, ctx.locale, again_id(roll_id), rules_field(ctx, "meteor-swarm"))
 
 
 @command("gt sabotage", SEED)
 def gt_sabotage(ctx: Context, seed=None):
     seed = parse_seed(seed, ctx.locale)
     attempts = roll_sabotage(Dice(seed))
-    again = log_roll(ctx, "gt sabotage", {}, seed, " ".join(f"{sum(c)}/{sum(r)}" for c, r in attempts))
-    return sabotage_pages(attempts, seed, ctx.locale, again, rules_field(ctx, "sabotage"))
+    roll_id = log_roll(ctx, "gt sabotage", {}, seed, " ".join(f"{sum(c)}/{sum(r)}" for c, r in attempts))
+    return sabotage_pages(attempts, seed, ctx.locale, again_id(roll_id), rules_field(ctx, "sabotage"))

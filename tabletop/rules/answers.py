@@ -5,8 +5,10 @@ chat-mode replies. Every front end (Discord, console, `bot.py render`) shows the
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from tabletop.core import text as rules_text
+from tabletop.core.components import SLUG, Component, Press
 from tabletop.core.errors import UserError
 from tabletop.core.i18n import t
 from tabletop.core.render import (
@@ -33,8 +35,17 @@ from tabletop.rules.compendium import DEFAULT_GAME, Compendium, RelatedTopic
 from tabletop.rules.packs import Rule, Section
 from tabletop.rules.search import MAX_QUERY_CHARS, MissingTopic, Result
 
+if TYPE_CHECKING:
+    from tabletop.core.commands import Context
+
 ROMAN = ["i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi", "xii", "xiii", "xiv", "xv"]
 MAX_RELATED_BUTTONS = 5
+
+# Buttons and menus that open a section (a related topic, a search result, a roll's rules): the
+# asker's message turns to it, anyone else gets it privately. A menu's value is "79" or "79:79.1".
+OPEN_SECTION = Component("rule.open", "rule:open:{game}:{section}", show="in_place", game=SLUG, section=SLUG)
+RELATED_MENU = Component("rule.related", "rule:related:{game}", select=True, show="in_place", game=SLUG)
+RESULTS_MENU = Component("rule.pick", "rule:pick:{game}", select=True, show="in_place", game=SLUG)
 
 
 def error_reply(message: str) -> Reply:
@@ -145,12 +156,12 @@ def related_rows(section: Section, related: tuple[RelatedTopic, ...], locale) ->
     if len(linked) <= MAX_RELATED_BUTTONS:
         return [
             [
-                Button(truncate_label(topic.name, 80), f"rule:open:{section.pack}:{target}", style="primary")
+                Button(truncate_label(topic.name, 80), OPEN_SECTION.id(game=section.pack, section=target), style="primary")
                 for target, topic in linked.items()
             ]
         ]
     options = [SelectOption(truncate_label(topic.name, SELECT_LABEL_MAX), target) for target, topic in list(linked.items())[:25]]
-    return [[Select(f"rule:related:{section.pack}", t("related.select", locale), options)]]
+    return [[Select(RELATED_MENU.id(game=section.pack), t("related.select", locale), options)]]
 
 
 def section_answer(compendium: Compendium, section: Section, rule_id: str | None, locale="ko") -> RuleAnswer:
@@ -219,7 +230,8 @@ def missing_answer(compendium: Compendium, topic: MissingTopic, locale="ko") -> 
         lines += [f"• {escape_md(section_heading(s))}" for s in sections]
     page = Embed(title=truncate_label(name, 256), description="\n".join(lines), color=COLOR_RULE)
     buttons = [
-        Button(truncate_label(section_heading(s), 80), f"rule:open:{topic.pack}:{s.id}") for s in sections[:MAX_RELATED_BUTTONS]
+        Button(truncate_label(section_heading(s), 80), OPEN_SECTION.id(game=topic.pack, section=s.id))
+        for s in sections[:MAX_RELATED_BUTTONS]
     ]
     return RuleAnswer(pages=[page], rows=[buttons] if buttons else [], locale=str(locale))
 
@@ -260,6 +272,17 @@ def open_section(compendium: Compendium, game: str, value: str, locale="ko") -> 
     return section_answer(compendium, section, rule_id or None, locale)
 
 
+@OPEN_SECTION.on_press
+def _open_button(ctx: Context, press: Press) -> RuleAnswer:
+    return open_section(ctx.compendium, press.values["game"], press.values["section"], ctx.locale)
+
+
+@RELATED_MENU.on_press
+@RESULTS_MENU.on_press
+def _open_chosen(ctx: Context, press: Press) -> RuleAnswer:
+    return open_section(ctx.compendium, press.values["game"], press.chosen or "", ctx.locale)
+
+
 # --- result lists --------------------------------------------------------------------------
 
 
@@ -296,7 +319,7 @@ def results_reply(compendium: Compendium, query: str, results: list[Result], loc
         description="\n".join(lines),
         footer=compendium.packs[game].name(str(locale)),
     )
-    rows = [[Select(f"rule:pick:{game}", t("search.select", locale), options)]] if options else []
+    rows = [[Select(RESULTS_MENU.id(game=game), t("search.select", locale), options)]] if options else []
     return Reply(embeds=[embed], rows=rows)
 
 

@@ -20,7 +20,7 @@ from tabletop.store import StateUnavailable, begin_request, open_state
 from tabletop.store import postgres as pg_backend
 from tabletop.store.schema import migrations
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 STARTER = Player("s", "Speaker")
 ALICE, BOB, CAROL = Player("a", "Alice"), Player("b", "Bob"), Player("c", "Carol")
 
@@ -281,16 +281,14 @@ def test_each_owner_registers_its_own_migrations_and_a_gap_is_refused(monkeypatc
 
 
 async def test_the_discord_adapter_votes_on_each_backend_and_counts_a_redelivery_once(state_target):
-    from discord_fakes import FakeBot, FakeInteraction, FakeUser
+    from discord_fakes import FakeBot, FakeInteraction, FakeUser, form_of
 
-    from cogs.agenda import VoteModal
     from cogs.commands import slash
 
     state = open_state(state_target)
     bot = FakeBot(state=state, compendium=None, user=FakeUser(999, "bot", bot=True))
     await slash("agenda start").callback(FakeInteraction(bot), name="분리 독트린", players="<@1> <@2>")
-    form = VoteModal(1, "가결", "ko")
-    form.votes._value = "6"
+    form = await form_of(bot, "agenda:1:vote:0", FakeUser(2, "Bob"), votes="6")
     first = FakeInteraction(bot, user=FakeUser(2, "Bob"))
     await form.on_submit(first)
     assert first.log[0].method == "edit_message" and "가결** — 6표" in first.log[0].embed.description

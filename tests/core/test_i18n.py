@@ -12,7 +12,7 @@ import pytest
 
 from tabletop.core import i18n
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SOURCES = [*(ROOT / "tabletop").rglob("*.py"), *(ROOT / "cogs").rglob("*.py"), ROOT / "bot.py"]
 
 

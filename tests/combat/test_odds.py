@@ -21,7 +21,7 @@ from tabletop.combat.units import unit_book
 from tabletop.core.commands import Context, dispatch
 from tabletop.core.errors import UserError
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
@@ -224,9 +224,9 @@ def test_odds_command_sends_its_chart_and_combat_shows_odds_first(compendium, st
     assert first.embeds[0].description.startswith("📊 공격자 승리 확률")
     buttons = [b.custom_id for b in battle.reply().rows[-1]]
     assert buttons[0].startswith("combat:again:") and buttons[1].startswith("combat:odds:")
-    from tabletop.combat.commands import odds_of
+    from tabletop.core.components import press
 
-    assert "확률" in odds_of(ctx, int(buttons[1].rsplit(":", 1)[1])).reply().embeds[0].title
+    assert "확률" in press(ctx, buttons[1]).reply().embeds[0].title
 
 
 def test_cli_odds_json_and_chart(cli_env, tmp_path):

@@ -13,7 +13,7 @@ from tabletop.console.app import run_line
 from tabletop.core import commands
 from tabletop.core.errors import UserError
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def bot(args, env, stdin=""):

@@ -12,14 +12,15 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tabletop.combat.commands import build_fight, fight, roll_again
+from tabletop.combat.commands import build_fight, fight
 from tabletop.combat.dice import Dice, parse_seed, roll_expression
 from tabletop.combat.resolver import resolve
 from tabletop.combat.units import parse_side, unit_book
 from tabletop.core.commands import Context, dispatch
+from tabletop.core.components import press
 from tabletop.core.errors import UserError
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 class Loaded(Dice):
@@ -531,12 +532,11 @@ def test_commands_log_the_seed_and_roll_again_replays(compendium, state):
     assert "77" in reply.embeds[0].footer
     again = reply.rows[-1][0]
     assert again.custom_id.startswith("combat:again:")
-    roll_id = int(again.custom_id.rsplit(":", 1)[1])
-    replay = roll_again(ctx, roll_id)
+    replay = press(ctx, again.custom_id)
     assert replay.pages[-1].footer != reply.embeds[0].footer  # a new seed
     assert state.conn.execute("select count(*) from rolls").fetchone()[0] == 2
     with pytest.raises(UserError):
-        roll_again(ctx, 99999)
+        press(ctx, "combat:again:99999")
 
 
 def test_command_options_are_checked(compendium, state):

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from tabletop.combat.commands import roll_again
 from tabletop.combat.dice import Dice
 from tabletop.console.app import run_line
 from tabletop.console.lines import parse_line
 from tabletop.core.commands import Context, dispatch
+from tabletop.core.components import press
 from tabletop.core.errors import UserError
 from tabletop.galaxy_trucker.dice import parse_incoming, roll_incoming, roll_sabotage
 from tabletop.rules import answers
@@ -96,8 +96,7 @@ def test_gt_commands_quote_the_rules_and_roll_again(compendium, state):
     name, value = reply.embeds[0].fields[0]
     assert name == "24 사보타주" and "세 번째도 빛나가면" in value
     assert [b.custom_id for b in reply.rows[0]][0] == "rule:open:galaxy-trucker:sabotage"
-    roll_id = int(reply.rows[0][1].custom_id.rsplit(":", 1)[1])
-    assert roll_again(ctx, roll_id).pages[0].title == reply.embeds[0].title
+    assert press(ctx, reply.rows[0][1].custom_id).pages[0].title == reply.embeds[0].title
     meteor = dispatch(ctx, "gt meteor", {"incoming": "큰 앞", "seed": "5"}).reply()
     assert "8번 세로줄" in meteor.embeds[0].description
 

@@ -20,7 +20,7 @@ import pytest
 from tabletop.rules import answers, links
 from tabletop.site import build
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM_FLAGS = [
     "--no-sandbox",  # CI runs as root
     "--disable-gpu",

@@ -8,7 +8,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from discord_fakes import FakeBot, FakeInteraction, FakeUser
+from discord_fakes import FakeBot, FakeInteraction, FakeUser, persistent_item
 
 from tabletop.agenda.store import AgendaStore, Player
 from tabletop.agenda.view import agenda_reply
@@ -16,7 +16,7 @@ from tabletop.console.app import run_line
 from tabletop.core.errors import UserError
 from tabletop.store import open_state
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 A, B, C = (Player(f"name:{n.lower()}", n) for n in "ABC")
 STARTER = Player("999", "Starter")
 
@@ -189,8 +189,8 @@ def test_hostile_names_outcomes_and_the_last_agenda(compendium, state):
 
 
 async def test_discord_buttons_pass_and_play_and_survive_a_restart(compendium, state):
-    from cogs.agenda import AgendaButton, CardModal
     from cogs.commands import slash
+    from cogs.components import Form
 
     bot = FakeBot(compendium=compendium, state=state, user=FakeUser(999, "bot", bot=True))
     starting = FakeInteraction(bot)
@@ -199,16 +199,16 @@ async def test_discord_buttons_pass_and_play_and_survive_a_restart(compendium, s
     assert ids == ["agenda:1:pass", "agenda:1:passlock", "agenda:1:play"]  # no vote buttons yet
     bot.state = open_state(state.path)  # a restart: buttons rebuilt from their custom_id alone
     click = FakeInteraction(bot, user=FakeUser(2, "Bob"))
-    await AgendaButton(1, "play").callback(click)
+    await persistent_item("agenda:1:play").callback(click)
     modal = click.log[0].kwargs["modal"]
-    assert isinstance(modal, CardModal)
-    modal.card._value = "Veto"
+    assert isinstance(modal, Form) and list(modal.boxes) == ["card"]
+    modal.boxes["card"]._value = "Veto"
     submit = FakeInteraction(bot, user=FakeUser(2, "Bob"))
     await modal.on_submit(submit)
     assert any("Veto" in f.value for f in submit.log[0].embed.fields)
     for uid in (1, 2):
         inter = FakeInteraction(bot, user=FakeUser(uid, f"P{uid}"))
-        await AgendaButton(1, "pass").callback(inter)
+        await persistent_item("agenda:1:pass").callback(inter)
         assert inter.log[-1].ephemeral and "넘겼어요" in inter.log[-1].text
     assert AgendaStore(bot.state).get(1).window == "after"
     early = FakeInteraction(bot, user=FakeUser(2, "Bob"))

@@ -20,7 +20,7 @@ from tabletop.core.commands import Context, dispatch
 from tabletop.core.errors import UserError
 from tabletop.store import StateUnavailable, open_state
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def text_of(replies) -> str:

@@ -4,7 +4,7 @@ at and past every limit), unknown and repeated options, any order and case, as a
 
 Whatever is typed, the answer is a reply within Discord's limits, never a traceback or a generic
 "error id", and a refused command writes nothing to the state store. The examples Hypothesis
-finds are kept in tests/fuzz_examples/ (committed), so every run replays them first.
+finds are kept in tests/project/fuzz_examples/ (committed), so every run replays them first.
 """
 
 from __future__ import annotations

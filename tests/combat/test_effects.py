@@ -92,8 +92,15 @@ def test_disable_takes_shield_and_space_cannon_from_pds(book):
 
 
 def test_fire_team_rerolls_misses_in_the_first_round(book):
-    battle = play(book, "ground", Loaded([1, 1, 8]), attacker="1 infantry, fire team", defender="1 infantry")
-    assert battle.winner == "attacker"  # the reroll (8) hits; the defender missed
+    # round 1: the attacker misses (1) and rolls again (8: a hit); the defender misses (1)
+    battle = play(book, "ground", Loaded([1, 8, 1]), attacker="1 infantry, fire team", defender="1 infantry")
+    attack = next(v for v in volleys(battle) if v.side == "attacker")
+    assert battle.winner == "attacker" and [(d.roll, d.hit, d.rerolled) for d in attack.dice] == [
+        (1, False, False),
+        (8, True, True),
+    ]
+    plain = play(book, "ground", Loaded([1, 8, 1]), attacker="1 infantry", defender="1 infantry")
+    assert [d.roll for d in next(v for v in volleys(plain) if v.side == "attacker").dice] == [1]  # no reroll without it
 
 
 def test_morale_boost_adds_one_in_the_first_round_only(book):

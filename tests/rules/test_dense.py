@@ -12,7 +12,7 @@ import pytest
 from tabletop.rules import dense
 from tabletop.rules.search import SearchEngine
 
-ROOT = __import__("pathlib").Path(__file__).resolve().parent.parent
+ROOT = __import__("pathlib").Path(__file__).resolve().parents[2]
 
 
 class BrokenModel(dense.Embedder):

@@ -20,11 +20,12 @@ from tabletop.console import lines
 from tabletop.console.app import run_command, run_line
 from tabletop.console.terminal import choices, render
 from tabletop.core import commands
+from tabletop.core.components import find, press, press_asking
 from tabletop.core.i18n import t
 from tabletop.core.render import Attachment, Button, Embed, Paged, Reply, harmless
 from tabletop.rules.answers import COLOR_ERROR
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07|[\x08\r]")
 READY = "\x1b[?2004h"  # prompt_toolkit turns bracketed paste on when it waits for a line
 
@@ -106,13 +107,13 @@ def test_every_button_the_console_shows_can_be_pressed(ctx):
         for choice in numbered:
             if choice.custom_id.startswith("page:"):
                 continue
-            assert any(p.fullmatch(choice.custom_id) for p, _ in commands.COMPONENTS), choice.custom_id
+            assert find(choice.custom_id) is not None, choice.custom_id
 
 
 def test_pressing_a_related_topic_opens_it(ctx):
     reply = commands.as_replies(run_command(ctx, "/rule 79"))[0]
     related = [c for c in choices(reply) if c.custom_id.startswith("rule:open:")]
-    opened = commands.as_replies(commands.press(ctx, related[0].custom_id, related[0].value))[0]
+    opened = commands.as_replies(press(ctx, related[0].custom_id, related[0].value))[0]
     assert opened.embeds[0].title.startswith("75 침공")
 
 
@@ -120,20 +121,20 @@ def test_pressing_an_agenda_button_asks_for_votes_and_records_them(ctx):
     reply = commands.as_replies(run_command(ctx, "/agenda start name:분리 독트린 kind:law speaker:me players:me, Bob"))[0]
     for_button = next(c for c in choices(reply) if c.custom_id.endswith(":vote:0"))
     asked = []
-    commands.press(ctx, for_button.custom_id, for_button.value, lambda prompt: asked.append(prompt) or "5")
+    press_asking(ctx, for_button.custom_id, for_button.value, lambda prompt: asked.append(prompt) or "5")
     assert asked == [t("agenda.modal.votes", "ko")]
     out = text_of(run_line(ctx, "/agenda show"))
     assert re.search(r"가결\D+5", out), out
     # cancelled (no answer): refused, nothing recorded
     with pytest.raises(Exception) as refused:
-        commands.press(ctx, for_button.custom_id, None, lambda prompt: None)
+        press_asking(ctx, for_button.custom_id, None, lambda prompt: None)
     assert type(refused.value).__name__ == "UserError"
     assert text_of(run_line(ctx, "/agenda show")) == out
 
 
 def test_an_unknown_button_is_refused_politely(ctx):
     with pytest.raises(Exception) as refused:
-        commands.press(ctx, "nothing:here")
+        press(ctx, "nothing:here")
     assert getattr(refused.value, "message", "") == t("error.unknown_button", "ko")
 
 

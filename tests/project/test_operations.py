@@ -24,7 +24,7 @@ from tabletop.core.commands import Context, dispatch
 from tabletop.core.errors import UserError
 from tabletop.store import StateUnavailable, open_state
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.abcdefghijklmnopqrstuvwxyz0123456789AB"  # token-shaped, not real
 
 

@@ -6,14 +6,14 @@ import re
 
 import discord
 import pytest
-from discord_fakes import FakeBot, FakeInteraction, FakeMessage, FakeUser
+from discord_fakes import FakeBot, FakeInteraction, FakeMessage, FakeUser, form_of, persistent_item
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cogs import client as discord_client
 from cogs.commands import slash
+from cogs.components import Pager
 from cogs.rules import RateLimiter, RulesCog, rule_autocomplete
-from cogs.ui import OpenSectionButton, Pager
 from tabletop.core import commands as core
 from tabletop.rules import answers
 from tabletop.rules.answers import UserError
@@ -161,10 +161,10 @@ async def test_pager_timeout_removes_buttons(bot, compendium):
 async def test_related_button_opens_for_asker_in_place_and_privately_for_others(bot):
     message = FakeMessage([], interaction_user=FakeUser(1))
     asker = FakeInteraction(bot, message=message)
-    await OpenSectionButton("ti4", "86").callback(asker)
+    await persistent_item("rule:open:ti4:86").callback(asker)
     assert asker.log[0].method == "edit_message" and asker.log[0].embed.title.startswith("86 행성 보호막")
     other = FakeInteraction(bot, user=FakeUser(5), message=message)
-    await OpenSectionButton("ti4", "86").callback(other)
+    await persistent_item("rule:open:ti4:86").callback(other)
     assert other.log[0].method == "send_message" and other.log[0].ephemeral
 
 
@@ -255,8 +255,6 @@ async def test_autocomplete_returns_at_most_25_valid_choices(bot, current):
 
 
 async def test_combat_command_shows_the_log_and_roll_again_works_after_restart(bot, state):
-    from cogs.combat import RollAgainButton
-
     inter = FakeInteraction(bot)
     await slash("combat ground").callback(inter, attacker="3 infantry, 1 mech", defender="4 보병", seed="42")
     sent = inter.log[0]
@@ -265,7 +263,7 @@ async def test_combat_command_shows_the_log_and_roll_again_works_after_restart(b
     assert len(again) == 1
     # a fresh button object, as discord.py builds it from the custom_id after a restart
     click = FakeInteraction(bot, user=FakeUser(8, "Carol"))
-    await RollAgainButton(again[0].roll_id).callback(click)
+    await persistent_item(again[0].custom_id).callback(click)
     assert click.log[0].embed.title == "지상 전투"
     new_seed = re.search(r"시드 (\d+)", click.log[0].embed.footer.text).group(1)
     assert new_seed != "42"  # the same battle with a fresh seed
@@ -287,7 +285,7 @@ async def test_roll_command(bot):
 
 
 async def test_agenda_buttons_vote_through_a_modal_and_survive_a_restart(bot, state, tmp_path):
-    from cogs.agenda import AgendaButton, VoteModal
+    from cogs.components import Form
     from tabletop.agenda.store import AgendaStore
     from tabletop.store import open_state
 
@@ -303,10 +301,10 @@ async def test_agenda_buttons_vote_through_a_modal_and_survive_a_restart(bot, st
     bot.state = open_state(state.path)
     agenda_message = FakeMessage([], interaction_user=FakeUser(1))
     click = FakeInteraction(bot, user=FakeUser(2, "Bob"), message=agenda_message)
-    await AgendaButton(1, "vote", 0).callback(click)
+    await persistent_item("agenda:1:vote:0").callback(click)
     modal = click.log[0].kwargs["modal"]
-    assert isinstance(modal, VoteModal) and modal.outcome == "가결"
-    modal.votes._value = "5"
+    assert isinstance(modal, Form) and "가결" in modal.title and list(modal.boxes) == ["votes"]
+    modal.boxes["votes"]._value = "5"
     submit = FakeInteraction(bot, user=FakeUser(2, "Bob"), message=agenda_message)
     await modal.on_submit(submit)
     assert submit.log[0].method == "edit_message" and "가결** — 5표" in submit.log[0].embed.description
@@ -315,14 +313,11 @@ async def test_agenda_buttons_vote_through_a_modal_and_survive_a_restart(bot, st
 
 
 async def test_agenda_strangers_and_bad_numbers_get_a_private_explanation(bot, state):
-    from cogs.agenda import AgendaButton, VoteModal
-
     await slash("agenda start").callback(FakeInteraction(bot), name="X", players="<@1> <@2>")
     stranger = FakeInteraction(bot, user=FakeUser(3, "Mallory"))
-    await AgendaButton(1, "vote", 1).callback(stranger)
-    assert stranger.log[0].ephemeral and "투표할 수 있어요" in stranger.log[0].text
-    modal = VoteModal(1, "부결", "ko")
-    modal.votes._value = "lots"
+    await persistent_item("agenda:1:vote:1").callback(stranger)
+    assert stranger.log[0].ephemeral and "투표할 수 있어요" in stranger.log[0].text  # refused before the form
+    modal = await form_of(bot, "agenda:1:vote:1", FakeUser(2, "Bob"), votes="lots")
     voter = FakeInteraction(bot, user=FakeUser(2, "Bob"))
     await modal.on_submit(voter)
     assert voter.log[0].ephemeral and "숫자로" in voter.log[0].text
@@ -341,12 +336,10 @@ async def test_agenda_slash_vote_acknowledges_privately_and_updates_the_message(
 
 
 async def test_a_vote_delivered_twice_counts_once_and_says_so(bot, state):
-    from cogs.agenda import VoteModal
     from tabletop.agenda.store import AgendaStore
 
     await slash("agenda start").callback(FakeInteraction(bot), name="X")
-    card = VoteModal(1, "가결", "ko")
-    card.votes._value = "4"
+    card = await form_of(bot, "agenda:1:vote:0", FakeUser(5, "Eve"), votes="4")
     first = FakeInteraction(bot, user=FakeUser(5, "Eve"))
     await card.on_submit(first)
     again = FakeInteraction(bot, user=FakeUser(5, "Eve"), id=first.id)  # the gateway's redelivery
@@ -359,14 +352,12 @@ async def test_a_vote_delivered_twice_counts_once_and_says_so(bot, state):
 async def test_concurrent_button_clicks_keep_the_message_right(bot, state):
     import asyncio
 
-    from cogs.agenda import VoteModal
     from tabletop.agenda.store import AgendaStore
 
     await slash("agenda start").callback(FakeInteraction(bot), name="X")
 
     async def click(uid):
-        modal = VoteModal(1, "가결", "ko")
-        modal.votes._value = str(uid)
+        modal = await form_of(bot, "agenda:1:vote:0", FakeUser(uid, f"P{uid}"), votes=str(uid))
         inter = FakeInteraction(bot, user=FakeUser(uid, f"P{uid}"))
         await modal.on_submit(inter)
         return inter
@@ -406,3 +397,32 @@ async def test_a_secret_ballot_is_acknowledged_privately_and_hidden_on_the_messa
     assert voter.log[0].ephemeral and "부결에 3표" in voter.log[0].text
     edit = voter.log[1]
     assert edit.method == "channel_edit" and "Eve" in edit.embed.description and "3표" not in edit.embed.description
+
+
+# --- buttons and menus from the component registry ---------------------------------------------------
+
+
+def test_every_declared_component_is_a_persistent_item():
+    from cogs.components import DYNAMIC_ITEMS
+    from tabletop.core.components import COMPONENTS
+
+    made = {item.__discord_ui_compiled_template__.pattern: item for item in DYNAMIC_ITEMS}
+    assert set(made) == {comp.pattern.pattern for comp in COMPONENTS.values()}
+
+
+async def test_a_results_menu_opens_the_chosen_rule_after_a_restart(bot):
+    click = FakeInteraction(bot, user=FakeUser(5))
+    await persistent_item("rule:pick:ti4", chosen="79:79.2").callback(click)
+    sent = click.log[0]
+    assert sent.ephemeral and sent.embed.title.startswith("79 폭격") and "▶ **79.2**" in sent.embed.description
+
+
+async def test_a_planet_election_asks_for_the_planet_and_the_votes_in_one_form(bot, state):
+    from tabletop.agenda.store import AgendaStore
+
+    await slash("agenda start").callback(FakeInteraction(bot), name="Arbiter", type="elect-planet")
+    form = await form_of(bot, "agenda:1:planet", FakeUser(2, "Bob"), planet="Mecatol Rex", votes="3")
+    assert list(form.boxes) == ["planet", "votes"] and len(form.title) <= 45
+    submit = FakeInteraction(bot, user=FakeUser(2, "Bob"))
+    await form.on_submit(submit)
+    assert submit.log[0].method == "edit_message" and AgendaStore(state).get(1).tally()["Mecatol Rex"] == 3

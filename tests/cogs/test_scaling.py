@@ -14,7 +14,7 @@ import pytest
 
 from cogs.client import RulesBot, shard_settings
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_shard_settings_read_the_environment():

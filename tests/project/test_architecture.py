@@ -12,7 +12,7 @@ from pathlib import Path
 from tabletop import features
 from tabletop.core import commands as table
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("tabletop", "cogs")
 
 
@@ -207,3 +207,14 @@ def test_no_module_is_over_the_line_limit():
         name: n for name, path in project_modules().items() if (n := len(path.read_text("utf-8").splitlines())) > MAX_MODULE_LINES
     }
     assert long == {}
+
+
+def test_tests_mirror_the_packages():
+    """A package's tests are in tests/<package>/ (the front end's in tests/cogs/, the whole
+    project's contracts in tests/project/); only shared helpers sit at the top."""
+    tests = ROOT / "tests"
+    dirs = {p.name for p in tests.iterdir() if p.is_dir() and any(p.glob("test_*.py"))}
+    packages = {p.name for p in (ROOT / "tabletop").iterdir() if (p / "__init__.py").exists()}
+    assert sorted(packages - dirs) == []
+    assert sorted(dirs - packages - {"cogs", "project"}) == []
+    assert sorted(p.name for p in tests.glob("test_*.py")) == []

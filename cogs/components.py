@@ -1,0 +1,241 @@
+"""Discord's side of the core's component registry: one persistent DynamicItem per declared
+button or menu, a form when a press needs words (how many votes), and how each kind of answer
+is shown. The pager's ◀ ▶ belong to one message's view, bound to the person who asked.
+
+Every button carries what it acts on in its custom_id, so after a restart, or in another
+process of a sharded bot, the next press just works.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import re
+from collections.abc import Awaitable, Callable
+
+import discord
+
+from cogs.errors import answer_error
+from tabletop import features
+from tabletop.core.components import COMPONENTS, Component, NeedsInput, Press, find
+from tabletop.core.i18n import t
+from tabletop.core.render import PAGE_NEXT, PAGE_PREV, Button, Paged, Reply, Select
+
+from . import workers
+from .registry import COMPONENT_PRESENTERS
+from .ui import context, locale_of, plain_button, plain_select, reports_errors, send_kwargs
+
+PAGER_TIMEOUT = 600  # seconds; then the paging buttons are removed
+FORM_TEXT_MAX = 45  # Discord's limit on a form's title and on a field's label
+
+
+# --- showing an answer ----------------------------------------------------------------------
+
+
+def files(reply: Reply) -> list[discord.File]:
+    """The reply's attachments (a chart), sent once with the first message; later edits keep them."""
+    return [discord.File(io.BytesIO(f.data), filename=f.name) for f in reply.files]
+
+
+async def show_answer(interaction: discord.Interaction, answer: Paged | Reply, ephemeral: bool = False) -> None:
+    """Send an answer as the first response: pages with their pager, or a reply with its buttons."""
+    if not isinstance(answer, Paged):
+        view = discord.ui.View(timeout=None)
+        add_components(view, answer)
+        await interaction.response.send_message(ephemeral=ephemeral or answer.ephemeral, **send_kwargs(answer, view))
+        return
+    pager = Pager(answer, interaction.user.id)
+    reply = answer.reply(ephemeral=ephemeral)
+    kwargs = send_kwargs(reply, pager.refresh())
+    if reply.files:
+        kwargs["files"] = files(reply)
+    await interaction.response.send_message(ephemeral=ephemeral, **kwargs)
+    pager.message = await interaction.original_response()
+
+
+async def send_followup(interaction: discord.Interaction, answer: Paged) -> None:
+    """Send a paged answer after `defer()` (exact odds may take a moment), with its files."""
+    pager = Pager(answer, interaction.user.id)
+    reply = answer.reply()
+    kwargs = send_kwargs(reply, pager.refresh())
+    if reply.files:
+        kwargs["files"] = files(reply)
+    pager.message = await interaction.followup.send(wait=True, **kwargs)
+
+
+async def _answer(interaction: discord.Interaction, comp: Component, press: Press):
+    ctx = context(interaction)
+    return await workers.call(comp.handler, ctx, press, heavy=comp.heavy, locale=ctx.locale)
+
+
+async def show_public(interaction: discord.Interaction, comp: Component, press: Press) -> None:
+    await show_answer(interaction, await _answer(interaction, comp, press))
+
+
+async def show_private(interaction: discord.Interaction, comp: Component, press: Press) -> None:
+    await show_answer(interaction, await _answer(interaction, comp, press), ephemeral=True)
+
+
+async def show_in_place(interaction: discord.Interaction, comp: Component, press: Press) -> None:
+    """The asker's message turns to the answer (a related topic opened); anyone else gets it
+    privately, so one player's click never changes what the table is reading."""
+    answer = await _answer(interaction, comp, press)
+    meta = getattr(interaction.message, "interaction_metadata", None) if interaction.message else None
+    asker = getattr(getattr(meta, "user", None), "id", None)
+    if asker is None or asker != interaction.user.id or not isinstance(answer, Paged):
+        await show_answer(interaction, answer, ephemeral=True)
+        return
+    pager = Pager(answer, interaction.user.id)
+    await interaction.response.edit_message(**send_kwargs(answer.reply(), pager.refresh()))
+    pager.message = interaction.message
+
+
+SHOW: dict[str, Callable[[discord.Interaction, Component, Press], Awaitable[None]]] = {
+    "public": show_public,
+    "private": show_private,
+    "in_place": show_in_place,
+}
+
+
+# --- pressing -------------------------------------------------------------------------------
+
+
+async def pressed(interaction: discord.Interaction, comp: Component, press: Press) -> None:
+    """Run a press and show its answer; a press that needs words first opens a form, whose
+    answers press it again."""
+    show = COMPONENT_PRESENTERS.get(comp.name) or SHOW[comp.show]
+    try:
+        await show(interaction, comp, press)
+    except NeedsInput as need:
+        if press.inputs:  # the form's answers were not enough: a bug, not a second form
+            raise
+        await interaction.response.send_modal(Form(need, comp, press))
+
+
+class Form(discord.ui.Modal):
+    """What a press asks for, one text field each; submitting presses again with the answers."""
+
+    def __init__(self, need: NeedsInput, comp: Component, press: Press):
+        super().__init__(title=need.title[:FORM_TEXT_MAX])
+        self.comp, self.press = comp, press
+        self.boxes: dict[str, discord.ui.TextInput] = {}
+        for f in need.fields:
+            box: discord.ui.TextInput = discord.ui.TextInput(
+                label=f.label[:FORM_TEXT_MAX], max_length=f.max_length, placeholder=f.placeholder or None
+            )
+            self.boxes[f.key] = box
+            self.add_item(box)
+
+    @reports_errors
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        answers = {key: str(box.value) for key, box in self.boxes.items()}
+        await pressed(interaction, self.comp, Press(self.press.values, self.press.chosen, answers))
+
+
+def dynamic_item(comp: Component) -> type[discord.ui.DynamicItem]:
+    """The persistent discord.py item for one declared component: discord.py finds it by the
+    custom_id's pattern on any message, however old."""
+    base = discord.ui.DynamicItem[discord.ui.Select] if comp.select else discord.ui.DynamicItem[discord.ui.Button]
+
+    class Item(base, template=comp.pattern):  # type: ignore[valid-type,misc,call-arg]
+        @classmethod
+        async def from_custom_id(cls, interaction, item, match: re.Match):
+            return cls(item)
+
+        @reports_errors
+        async def callback(self, interaction: discord.Interaction) -> None:
+            chosen = getattr(self.item, "values", None)
+            values = comp.pattern.fullmatch(self.item.custom_id or "")
+            await pressed(interaction, comp, Press(values.groupdict() if values else {}, chosen[0] if chosen else None))
+
+    Item.__name__ = Item.__qualname__ = "".join(part.title() for part in re.split(r"[._]", comp.name))
+    return Item
+
+
+features.load()  # every feature has declared its components before the items are made
+ITEMS: dict[str, type[discord.ui.DynamicItem]] = {name: dynamic_item(comp) for name, comp in COMPONENTS.items()}
+DYNAMIC_ITEMS = list(ITEMS.values())
+
+
+def item_for(component: Button | Select, row: int) -> discord.ui.Item | None:
+    """The discord.py item for a button or menu of a reply (None for one nobody declared)."""
+    if isinstance(component, Button) and component.url:  # a link: Discord opens it, no callback
+        return discord.ui.Button(label=component.label, url=component.url, row=row)
+    found = find(component.custom_id)
+    if found is None:
+        return None
+    plain = plain_select(component) if isinstance(component, Select) else plain_button(component)
+    return ITEMS[found[0].name](plain, row=row)
+
+
+def add_components(view: discord.ui.View, reply: Reply) -> None:
+    for row_index, row in enumerate(reply.rows):
+        for component in row:
+            item = item_for(component, row_index)
+            if item is not None:
+                view.add_item(item)
+
+
+# --- paging ---------------------------------------------------------------------------------
+
+
+class AuthorOnlyView(discord.ui.View):
+    """A view whose buttons answer only the person who asked."""
+
+    def __init__(self, author_id: int, timeout: float | None = PAGER_TIMEOUT):
+        super().__init__(timeout=timeout)
+        self.author_id = author_id
+        self.message: discord.Message | None = None
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        if interaction.user.id == self.author_id:
+            return True
+        await interaction.response.send_message(t("not_yours", locale_of(interaction)), ephemeral=True)
+        return False
+
+    async def on_timeout(self) -> None:
+        if self.message is not None:
+            with contextlib.suppress(discord.HTTPException):  # deleted, or an expired ephemeral message
+                await self.message.edit(view=None)
+
+    async def on_error(self, interaction: discord.Interaction, error: Exception, item) -> None:
+        await answer_error(interaction, error)
+
+
+class Pager(AuthorOnlyView):
+    """◀ ▶ through any paged answer (a rules section, a battle log), plus its other buttons."""
+
+    def __init__(self, answer: Paged, author_id: int):
+        super().__init__(author_id)
+        self.answer = answer
+        self.page = answer.start
+
+    def refresh(self) -> Pager:
+        self.clear_items()
+        reply = self.answer.reply(self.page)
+        for row_index, row in enumerate(reply.rows):
+            for component in row:
+                if component.custom_id in (PAGE_PREV, PAGE_NEXT):
+                    button = plain_button(component)
+                    button.row = row_index
+                    button.callback = self._turn(-1 if component.custom_id == PAGE_PREV else 1)  # type: ignore[method-assign,assignment]
+                    self.add_item(button)
+                else:
+                    item = item_for(component, row_index)
+                    if item is not None:
+                        self.add_item(item)
+        return self
+
+    def _turn(self, step: int) -> Callable[[discord.Interaction], Awaitable[None]]:
+        async def turn(interaction: discord.Interaction) -> None:
+            self.page = max(0, min(self.page + step, len(self.answer.pages) - 1))
+            await interaction.response.edit_message(**send_kwargs(self.answer.reply(self.page), self.refresh()))
+
+        return turn
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        # other buttons (related topics, roll again) are for everyone; only paging is the asker's
+        custom_id = dict(interaction.data or {}).get("custom_id", "")
+        if custom_id not in (PAGE_PREV, PAGE_NEXT):
+            return True
+        return await super().interaction_check(interaction)

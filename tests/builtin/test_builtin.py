@@ -1,0 +1,45 @@
+"""The commands every front end has: /settings (all values checked before any is written), and the
+console's /help."""
+
+from __future__ import annotations
+
+import pytest
+
+from tabletop.core import settings
+from tabletop.core.commands import Context, dispatch
+from tabletop.core.errors import UserError
+
+
+@pytest.fixture
+def ctx(compendium, state) -> Context:
+    return Context(compendium, state, guild_id="g1")
+
+
+def test_settings_without_options_show_each_switch_in_words(ctx):
+    shown = dispatch(ctx, "settings", {}).embeds[0].description
+    assert "꺼짐" in shown or "켜짐" in shown
+    assert "on" not in shown.split() and "off" not in shown.split()
+
+
+@pytest.mark.parametrize("bad", [{"timezone": "Mars/Olympus"}, {"game": "chess"}])
+def test_a_bad_value_changes_no_setting(ctx, state, bad):
+    switches = (settings.CHAT, settings.AGENDA_WINDOWS)
+    before = [settings.read(state, "g1", s) for s in switches]
+    with pytest.raises(UserError):
+        dispatch(ctx, "settings", {"chat": str(not before[0]), "agenda_windows": str(not before[1]), **bad})
+    assert [settings.read(state, "g1", s) for s in switches] == before
+
+
+def test_settings_are_for_server_managers(ctx):
+    ctx.is_admin = False
+    with pytest.raises(UserError):
+        dispatch(ctx, "settings", {"chat": "false"})
+
+
+def test_help_for_one_command_lists_it_and_its_subcommands_only(ctx):
+    text = dispatch(ctx, "help", {"command": "agenda"}).content
+    lines = text.splitlines()
+    assert lines and all(line.startswith("/agenda ") for line in lines)
+    assert any(line.startswith("/agenda vote outcome:… votes:…") for line in lines)
+    with pytest.raises(UserError):
+        dispatch(ctx, "help", {"command": "nosuch"})
