@@ -23,7 +23,8 @@ from pathlib import Path
 
 from tabletop import features
 from tabletop.combat.unitdata import UnitDataError, load_unit_tables
-from tabletop.core import logs
+from tabletop.core import arguments, logs
+from tabletop.core.commands import COMMANDS
 from tabletop.rules import answers, ruledb
 from tabletop.rules.packs import PackError
 
@@ -359,14 +360,14 @@ def _limit(value: str) -> int:
     return n
 
 
+SHELL_SKIPS = ("private",)  # an answer shown to the asker only means nothing in a shell
+DEFAULT_GAME = "ti4"  # a shell has no server whose game to read
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="bot.py", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--verbose", "-v", action="store_true", help="log debug output")
     sub = p.add_subparsers(dest="command")
-
-    def game_opts(sp):
-        sp.add_argument("--game", default="ti4", help="rule pack id (default: ti4)")
-        sp.add_argument("--locale", default="ko", choices=["ko", "en", "ja"], help="UI language (default: ko)")
 
     sp = sub.add_parser("run", help="start the Discord bot (needs DISCORD_TOKEN)")
     sp.set_defaults(func=cmd_run)
@@ -374,16 +375,21 @@ def parser() -> argparse.ArgumentParser:
     sp.set_defaults(func=cmd_health)
     sp = sub.add_parser("build", help="rebuild the rules database from rules/*.yaml")
     sp.set_defaults(func=cmd_build)
-    sp = sub.add_parser("rule", help="print the section that answers QUERY, matched rule marked")
-    sp.add_argument("query", nargs="+")
-    game_opts(sp)
-    sp.set_defaults(func=cmd_rule)
-    sp = sub.add_parser("search", help="ranked search results; QUERY '-' reads one query per line from stdin")
-    sp.add_argument("query", nargs="+")
+    # /rule and /search's own options, from the command table; the shell adds output flags only
+    sp = arguments.add_command(
+        sub, COMMANDS["rule"], "rule", skip=SHELL_SKIPS, help="print the section that answers QUERY, matched rule marked"
+    )
+    sp.set_defaults(func=cmd_rule, game=DEFAULT_GAME)
+    sp = arguments.add_command(
+        sub,
+        COMMANDS["search"],
+        "search",
+        skip=SHELL_SKIPS,
+        help="ranked search results; QUERY '-' reads one query per line from stdin",
+    )
     sp.add_argument("--limit", type=_limit, default=5, help=f"results per query, 1 to {MAX_LIMIT} (default 5)")
     sp.add_argument("--json", action="store_true", help="one JSON object per query per line")
-    game_opts(sp)
-    sp.set_defaults(func=cmd_search)
+    sp.set_defaults(func=cmd_search, game=DEFAULT_GAME)
     sp = sub.add_parser("console", help="offline console speaking the bot's slash commands")
     sp.add_argument("--json", action="store_true", help="print each reply as the Discord JSON payload")
     sp.add_argument("--state", help="state database path (default: STATE_DB or data/state.db)")
@@ -403,11 +409,11 @@ def parser() -> argparse.ArgumentParser:
         help="also fit the fusion weight on these files (one per pack, named <pack>_….yaml) leaving one pack out",
     )
     sp.set_defaults(func=cmd_eval)
-    sp = sub.add_parser("render", help="the exact message payloads for /rule QUERY, every page")
-    sp.add_argument("query", nargs="+")
+    sp = arguments.add_command(
+        sub, COMMANDS["rule"], "render", skip=SHELL_SKIPS, help="the exact message payloads for /rule QUERY, every page"
+    )
     sp.add_argument("--json", action="store_true")
-    game_opts(sp)
-    sp.set_defaults(func=cmd_render)
+    sp.set_defaults(func=cmd_render, game=DEFAULT_GAME)
     sp = sub.add_parser("site", help="write the rules website (a static site of every pack) into OUT")
     sp.add_argument("out", metavar="OUT")
     sp.add_argument("--serve", action="store_true", help="then preview it on http://127.0.0.1:PORT/")

@@ -3,7 +3,8 @@
 checked by the table itself (`convert`), so limits and choices are never written twice.
 
 A command whose first option is its only required one takes that option as a positional
-argument too (`bot.py roll 5d10>=7`, like `/roll dice:5d10>=7`)."""
+argument too (`bot.py roll 5d10>=7`, like `/roll dice:5d10>=7`); free text (a query) may be
+several words, as a shell splits it (`bot.py rule 피해 견딤`)."""
 
 from __future__ import annotations
 
@@ -22,14 +23,18 @@ def positional(cmd: Command) -> Option | None:
     return cmd.options[0] if cmd.options and required == [cmd.options[0]] else None
 
 
-def add_command(sub, cmd: Command, name: str) -> argparse.ArgumentParser:
-    """A subparser for `cmd`: its options, plus --locale for the language of the answer."""
-    parser = sub.add_parser(name, help=command_text(f"cmd.{cmd.key}.desc", "en"))
+def add_command(sub, cmd: Command, name: str, skip: tuple[str, ...] = (), **help_extra: str) -> argparse.ArgumentParser:
+    """A subparser for `cmd`: its options (but `skip`, which mean nothing in a shell: a private
+    answer), plus --locale for the language of the answer."""
+    parser = sub.add_parser(name, help=help_extra.get("help") or command_text(f"cmd.{cmd.key}.desc", "en"))
     first = positional(cmd)
     for opt in cmd.options:
+        if opt.name in skip:
+            continue
         text = command_text(description_key(cmd, opt), "en")
         if opt is first:
-            parser.add_argument(opt.name, help=text)
+            words = opt.kind == "str" and not opt.one_word
+            parser.add_argument(opt.name, nargs="+" if words else None, help=text)
         elif opt.kind == "bool":
             parser.add_argument(flag(opt), dest=opt.name, action="store_true", default=None, help=text)
         else:
@@ -42,4 +47,5 @@ def add_command(sub, cmd: Command, name: str) -> argparse.ArgumentParser:
 def values(cmd: Command, args: argparse.Namespace) -> dict:
     """The options given, checked and converted by the table (UserError names a bad one)."""
     given = {o.name: getattr(args, o.name) for o in cmd.options if getattr(args, o.name, None) is not None}
+    given = {k: " ".join(v) if isinstance(v, list) else v for k, v in given.items()}  # words as typed
     return convert(cmd, given, args.locale)
