@@ -25,6 +25,7 @@ from tabletop import features
 from tabletop.combat.unitdata import UnitDataError, load_unit_tables
 from tabletop.core import arguments, logs
 from tabletop.core.commands import COMMANDS
+from tabletop.core.i18n import speaking
 from tabletop.rules import answers, ruledb
 from tabletop.rules.packs import PackError
 
@@ -32,32 +33,32 @@ EXIT_USAGE = 2
 EXIT_FAULT = 3  # the bot cannot run as configured (a state database it cannot open)
 
 
-def _compendium(locale: str = "ko"):
+def _compendium():
     """The rules, with one warning on stderr (and in the log) when they may be stale."""
     from tabletop.core.paths import rules_db_path
     from tabletop.rules.compendium import Compendium
 
     if ruledb.stored_hash(rules_db_path()) != ruledb.content_hash():  # a first start, or packs edited
-        print(answers.t("rules.building", locale), file=sys.stderr, flush=True)
+        print(answers.t("rules.building"), file=sys.stderr, flush=True)
     compendium = Compendium.open()
-    warning = answers.rules_warning(compendium, locale)
+    warning = answers.rules_warning(compendium)
     if warning:
         print(warning, file=sys.stderr)
     return compendium
 
 
-def _state(path: str | None = None, locale: str = "ko", required: bool = False):
+def _state(path: str | None = None, required: bool = False):
     """The state database; when it cannot be opened, a clear message and (for the console) a
     stand-in that answers every write with that message; for the bot, StateUnavailable."""
     from tabletop.store import StateUnavailable, open_state, stand_in
 
     try:
-        state = open_state(path, locale)
+        state = open_state(path)
     except StateUnavailable as exc:
         print(exc.message, file=sys.stderr)
         if required:
             raise
-        return stand_in(exc.message, locale)
+        return stand_in(exc.message)
     if state.read_only:
         print(state.refusal, file=sys.stderr)
     problem = getattr(state, "problem", "")  # a server that is down now: the bot starts all the same
@@ -85,9 +86,9 @@ def cmd_build(args) -> int:
 
 
 def cmd_rule(args) -> int:
-    comp = _compendium(args.locale)
+    comp = _compendium()
     try:
-        answer = answers.lookup(comp, " ".join(args.query), args.game, args.locale)
+        answer = answers.lookup(comp, " ".join(args.query), args.game)
     except answers.UserError as exc:
         print(exc.message, file=sys.stderr)
         return 1
@@ -96,18 +97,18 @@ def cmd_rule(args) -> int:
 
 
 def cmd_search(args) -> int:
-    comp = _compendium(args.locale)
+    comp = _compendium()
     query = " ".join(args.query)
     queries = [line.rstrip("\n") for line in sys.stdin] if query == "-" else [query]
     try:
-        answers.check_game(comp, args.game, args.locale)
+        answers.check_game(comp, args.game)
     except answers.UserError as exc:
         print(exc.message, file=sys.stderr)
         return 1
     refused = 0
     for q in queries:
         try:  # the same checks as /search: empty or too long is refused, as `rule` refuses it
-            answers.check_query(q, args.locale)
+            answers.check_query(q)
         except answers.UserError as exc:
             refused += 1
             if args.json:
@@ -122,9 +123,9 @@ def cmd_search(args) -> int:
             print(json.dumps({"query": q, "results": listed}, ensure_ascii=False))
             continue
         for m in missing:
-            print(answers.t("missing.topic", args.locale, topic=f"{m.name} ({m.english})", document=args.game))
+            print(answers.t("missing.topic", topic=f"{m.name} ({m.english})", document=args.game))
         if not results and not missing:
-            print(answers.t("no_result", args.locale, query=q))
+            print(answers.t("no_result", query=q))
         for i, r in enumerate(results, 1):
             print(f"{i:>2}. {answers.result_label(comp, r)}  [{r.how} {r.score:.1f}]")
     return 1 if refused else 0
@@ -134,18 +135,18 @@ def cmd_console(args) -> int:
     from tabletop.console import app as console
 
     if args.state is not None and not args.state.strip():  # --state "" is a mistake, not the default
-        print(answers.t("state.empty_path", args.locale), file=sys.stderr)
+        print(answers.t("state.empty_path"), file=sys.stderr)
         return 2
     if args.state:
         os.environ["STATE_DB"] = args.state
-    compendium = _compendium(args.locale)
+    compendium = _compendium()
     if args.game is not None:  # an unknown game is refused now, not at the first question
         try:
-            args.game = answers.check_game(compendium, args.game, args.locale)
+            args.game = answers.check_game(compendium, args.game)
         except answers.UserError as exc:
             print(exc.message, file=sys.stderr)
             return 2
-    return console.run(compendium, _state(args.state, args.locale), as_json=args.json, locale=args.locale, game=args.game)
+    return console.run(compendium, _state(args.state), as_json=args.json, game=args.game)
 
 
 def cmd_eval(args) -> int:
@@ -153,7 +154,8 @@ def cmd_eval(args) -> int:
 
     comp = _compendium()
     try:
-        answers.check_game(comp, args.game, "en")
+        with speaking("en"):
+            answers.check_game(comp, args.game)
     except answers.UserError as exc:
         print(exc.message, file=sys.stderr)
         return 1
@@ -176,24 +178,24 @@ def cmd_site(args) -> int:
 
     comp = _compendium()
     if not comp.packs:
-        print(answers.t("rules.unavailable", args.locale), file=sys.stderr)
+        print(answers.t("rules.unavailable"), file=sys.stderr)
         return 1
     out = Path(args.out)
     if out.exists() and not out.is_dir():
-        print(answers.t("site.not_a_folder", args.locale, path=out), file=sys.stderr)
+        print(answers.t("site.not_a_folder", path=out), file=sys.stderr)
         return 1
-    if build.up_to_date(comp, out, args.locale):
-        print(answers.t("site.up_to_date", args.locale, path=out))
+    if build.up_to_date(comp, out):
+        print(answers.t("site.up_to_date", path=out))
     else:
-        stats = build.build(comp, out, args.locale)
-        print(answers.t("site.built", args.locale, path=stats["path"], pages=stats["pages"], packs=stats["packs"]))
+        stats = build.build(comp, out)
+        print(answers.t("site.built", path=stats["path"], pages=stats["pages"], packs=stats["packs"]))
     if args.serve:
         try:
             server = build.serve(out, args.port, args.host)
         except OSError as exc:  # the port is taken, the address is not this machine's
-            print(answers.t("site.cannot_serve", args.locale, host=args.host, port=args.port, reason=exc.strerror or exc))
+            print(answers.t("site.cannot_serve", host=args.host, port=args.port, reason=exc.strerror or exc))
             return 1
-        print(answers.t("site.serving", args.locale, url=f"http://{args.host}:{server.server_address[1]}/"), flush=True)
+        print(answers.t("site.serving", url=f"http://{args.host}:{server.server_address[1]}/"), flush=True)
         try:
             server.serve_forever()
         except KeyboardInterrupt:
@@ -206,12 +208,12 @@ def cmd_site(args) -> int:
 def cmd_render(args) -> int:
     comp = _compendium()
     try:
-        answers.check_game(comp, args.game, args.locale)
+        answers.check_game(comp, args.game)
     except answers.UserError as exc:
         print(exc.message, file=sys.stderr)
         return 1
     try:
-        answer = answers.lookup(comp, " ".join(args.query), args.game, args.locale)
+        answer = answers.lookup(comp, " ".join(args.query), args.game)
         replies = answer.replies()
     except answers.UserError as exc:
         replies = [answers.error_reply(exc.message)]
@@ -261,10 +263,12 @@ def cmd_run(args) -> int:
         print(exc, file=sys.stderr)
         return EXIT_USAGE
     try:
-        state = _state(None, "en", required=True)
+        with speaking("en"):
+            state = _state(None, required=True)
     except StateUnavailable:
         return EXIT_FAULT
-    _compendium("en")  # builds or checks the rules database now, and warns the admin once
+    with speaking("en"):
+        _compendium()  # builds or checks the rules database now, and warns the admin once
     return run_bot(token, state, shards)
 
 
@@ -305,7 +309,8 @@ def _state_problems() -> list[str]:
     from tabletop.store import StateUnavailable, open_state, state_target
 
     try:
-        state = open_state(locale="en")
+        with speaking("en"):
+            state = open_state()
     except StateUnavailable as exc:
         return [exc.message]
     try:
@@ -454,7 +459,8 @@ def main(argv: list[str] | None = None) -> int:
     logs.setup(verbose=args.verbose)
     func = getattr(args, "func", cmd_run)
     try:
-        return func(args)
+        with speaking(getattr(args, "locale", None)):  # every message of this run, in --locale
+            return func(args)
     except PackError as exc:
         print("The rule packs have problems; the database was not changed:", file=sys.stderr)
         for message in exc.messages:

@@ -24,7 +24,6 @@ from tabletop.combat.commands import build_fight, unit_book  # noqa: E402
 from tabletop.combat.dice import Dice  # noqa: E402
 from tabletop.combat.resolver import resolve  # noqa: E402
 from tabletop.core.errors import UserError  # noqa: E402
-from tabletop.rules.compendium import Compendium  # noqa: E402
 
 CASES = [
     (
@@ -60,7 +59,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--battles", type=int, default=20_000)
     args = parser.parse_args()
-    book = unit_book(Compendium.open())
+    book = unit_book()
     print(f"{'case':<60} {'exact':>10} {'target':>9} {'baseline':>12} {'ratio':>9}  baseline error")
     for name, kind, options, target in CASES:
         fight = build_fight(kind, options, book)

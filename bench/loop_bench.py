@@ -60,7 +60,7 @@ async def load(bot) -> tuple[list[float], float]:
     return answered, time.perf_counter() - begin
 
 
-async def inline(fn, *args, heavy=False, locale="ko", limit=None, **kwargs):
+async def inline(fn, *args, heavy=False, limit=None, **kwargs):
     return fn(*args, **kwargs)  # the core on the event loop itself
 
 

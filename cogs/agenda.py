@@ -37,7 +37,7 @@ def lock_for(agenda_id: int) -> asyncio.Lock:
 
 async def current_lock(ctx: core.Context) -> asyncio.Lock:
     """The lock of the agenda open in the asker's channel (a slash command names none)."""
-    current = await workers.call(store(ctx).current, ctx.guild_id, ctx.channel_id, locale=ctx.locale)
+    current = await workers.call(store(ctx).current, ctx.guild_id, ctx.channel_id)
     return lock_for(current.id if current else 0)
 
 
@@ -54,7 +54,7 @@ async def refresh_message(interaction: discord.Interaction, reply: AgendaReply) 
     if reply.agenda_id is None or partial_message is None:
         return
     ctx = context(interaction)
-    agenda = await workers.call(store(ctx).get, reply.agenda_id, locale=ctx.locale)  # a state read: off the loop
+    agenda = await workers.call(store(ctx).get, reply.agenda_id)  # a state read: off the loop
     if agenda is None or not agenda.message_id or partial_message is None:
         return
     fresh = agenda_reply(agenda)
@@ -73,7 +73,7 @@ async def post_agenda(interaction: discord.Interaction, ctx: core.Context, reply
         await interaction.response.send_message(**send_kwargs(reply, message_view(reply)))
         message = await interaction.original_response()
     if reply.agenda_id is not None and message is not None:
-        await workers.call(store(ctx).set_message, reply.agenda_id, str(message.id), locale=ctx.locale)
+        await workers.call(store(ctx).set_message, reply.agenda_id, str(message.id))
 
 
 @component_presenter(*view.BUTTONS)
@@ -82,7 +82,7 @@ async def record(interaction: discord.Interaction, comp: Component, press: Press
     message updated, the actor answered privately."""
     async with lock_for(int(press.values["id"])):
         ctx = context(interaction)
-        reply = await workers.call(comp.handler, ctx, press, locale=ctx.locale)
+        reply = await workers.call(comp.handler, ctx, press)
         await interaction.response.edit_message(**send_kwargs(agenda_reply_of(reply), message_view(reply)))
     await interaction.followup.send(reply.ack, ephemeral=True)
 

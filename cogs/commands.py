@@ -24,7 +24,7 @@ from tabletop.core.render import Paged
 from . import workers
 from .components import add_components, send_followup, show_answer
 from .registry import COMPLETERS, PRESENTERS, Completer
-from .ui import L, context, send_kwargs
+from .ui import L, context, send_kwargs, speak_as_asked
 
 
 async def show(interaction: discord.Interaction, cmd: core.Command, values: dict) -> None:
@@ -73,6 +73,7 @@ def callback_for(cmd: core.Command) -> Callable[..., Awaitable[None]]:
     """A coroutine with one keyword parameter per option, typed and decorated from the table."""
 
     async def callback(interaction: discord.Interaction, **values: Any) -> None:
+        speak_as_asked(interaction)
         await PRESENTERS.get(cmd.name, show)(interaction, cmd, values)
 
     parameters = [inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction)]

@@ -65,7 +65,7 @@ async def send_followup(interaction: discord.Interaction, answer: Paged) -> None
 
 async def _answer(interaction: discord.Interaction, comp: Component, press: Press):
     ctx = context(interaction)
-    return await workers.call(comp.handler, ctx, press, heavy=comp.heavy, locale=ctx.locale)
+    return await workers.call(comp.handler, ctx, press, heavy=comp.heavy)
 
 
 async def show_public(interaction: discord.Interaction, comp: Component, press: Press) -> None:

@@ -10,7 +10,7 @@ import discord
 from discord import app_commands
 
 from tabletop.core.errors import UserError
-from tabletop.core.i18n import t
+from tabletop.core.i18n import speaking, t
 from tabletop.core.render import COLOR_ERROR
 
 log = logging.getLogger(__name__)
@@ -18,15 +18,8 @@ log = logging.getLogger(__name__)
 
 async def answer_error(interaction: discord.Interaction, error: Exception) -> None:
     original = getattr(error, "original", error)
-    locale = str(interaction.locale)
-    if isinstance(original, UserError):
-        message = original.message
-    elif isinstance(original, (app_commands.MissingPermissions, app_commands.CheckFailure)):
-        message = t("error.no_permission", locale)
-    else:
-        error_id = uuid.uuid4().hex[:8]
-        log.error("command failed [%s]", error_id, exc_info=original, extra={"error_id": error_id})
-        message = t("error.unexpected", locale, error_id=error_id)
+    with speaking(interaction.locale):  # in the asker's language, whichever task reports it
+        message = _message(original)
     embed = discord.Embed(description=message, color=COLOR_ERROR)
     try:
         if interaction.response.is_done():
@@ -35,3 +28,15 @@ async def answer_error(interaction: discord.Interaction, error: Exception) -> No
             await interaction.response.send_message(embed=embed, ephemeral=True)
     except discord.HTTPException:
         log.warning("could not deliver an error message", exc_info=True)
+
+
+def _message(original: BaseException) -> str:
+    if isinstance(original, UserError):
+        message = original.message
+    elif isinstance(original, (app_commands.MissingPermissions, app_commands.CheckFailure)):
+        message = t("error.no_permission")
+    else:
+        error_id = uuid.uuid4().hex[:8]
+        log.error("command failed [%s]", error_id, exc_info=original, extra={"error_id": error_id})
+        message = t("error.unexpected", error_id=error_id)
+    return message

@@ -13,14 +13,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from tabletop.core import settings
-from tabletop.core.i18n import t
+from tabletop.core.i18n import LOCALE, lang, t
 from tabletop.core.render import truncate_label
 from tabletop.rules import answers
 
 from . import workers
 from .components import Pager, add_components
 from .registry import completer
-from .ui import context, locale_of, send_kwargs
+from .ui import context, locale_of, send_kwargs, speak_as_asked
 
 log = logging.getLogger(__name__)
 
@@ -54,9 +54,10 @@ class RateLimiter:
 async def rule_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     """Choices from the core search; never raises (Discord would show an error)."""
     try:
+        speak_as_asked(interaction)
         ctx = context(interaction)
         # the server's game is a state read: in the pool, not on the loop (a keystroke each)
-        game = getattr(interaction.namespace, "game", None) or await workers.call(ctx.default_game, locale=ctx.locale)
+        game = getattr(interaction.namespace, "game", None) or await workers.call(ctx.default_game)
         if game not in ctx.compendium.packs:
             return []
         choices, seen = [], set()
@@ -122,9 +123,9 @@ class RulesCog(commands.Cog):
             return
         state = self.bot.state  # type: ignore[attr-defined]
         guild_id = str(message.guild.id) if message.guild else f"dm-{message.author.id}"
-        locale = str(message.guild.preferred_locale) if message.guild else "ko"
+        LOCALE.set(lang(message.guild.preferred_locale if message.guild else None))  # the server's language
         try:
-            chat = await workers.call(settings.read, state, guild_id, settings.CHAT, locale=locale)
+            chat = await workers.call(settings.read, state, guild_id, settings.CHAT)
         except answers.UserError:  # too slow to tell: stay quiet, as when chat mode is off
             return
         if not chat:
@@ -132,12 +133,12 @@ class RulesCog(commands.Cog):
         wait = self.limiter.check(message.author.id)
         if wait:
             if wait > CHAT_WINDOW - 1:  # tell them once per flood, then stay quiet
-                await message.reply(t("error.rate_limited", locale, seconds=int(wait) + 1), mention_author=False, delete_after=10)
+                await message.reply(t("error.rate_limited", seconds=int(wait) + 1), mention_author=False, delete_after=10)
             return
         try:
-            game = await workers.call(settings.read, state, guild_id, settings.GAME, locale=locale)
+            game = await workers.call(settings.read, state, guild_id, settings.GAME)
             compendium = self.bot.compendium  # type: ignore[attr-defined]
-            reply = await workers.call(answers.chat_answer, compendium, query, game, locale, locale=locale)
+            reply = await workers.call(answers.chat_answer, compendium, query, game)
         except answers.UserError as exc:
             await message.reply(exc.message, mention_author=False)
             return

@@ -10,7 +10,7 @@ import discord
 
 from cogs.errors import answer_error
 from tabletop.core import commands as core
-from tabletop.core.i18n import command_text, t
+from tabletop.core.i18n import LOCALE, command_text, lang, t
 from tabletop.core.render import Button, Reply, Select, check_limits
 from tabletop.store import begin_request
 
@@ -62,6 +62,7 @@ def reports_errors(callback):
                 await interaction.response.send_message(t("bot.stopping", locale_of(interaction)), ephemeral=True)
             return
         begin_request(str(interaction.id))  # a press delivered twice changes state once
+        speak_as_asked(interaction)
         try:
             if lifecycle is not None:
                 async with lifecycle.track():
@@ -89,7 +90,6 @@ def context(interaction: discord.Interaction) -> core.Context:
     return core.Context(
         compendium=client.compendium,  # type: ignore[attr-defined]
         state=client.state,  # type: ignore[attr-defined]
-        locale=locale_of(interaction),
         user_id=str(interaction.user.id),
         user_name=interaction.user.display_name,
         guild_id=str(interaction.guild_id or f"dm-{interaction.user.id}"),
@@ -101,6 +101,12 @@ def context(interaction: discord.Interaction) -> core.Context:
 
 def locale_of(interaction: discord.Interaction) -> str:
     return str(interaction.locale)
+
+
+def speak_as_asked(interaction: discord.Interaction) -> None:
+    """Answer this interaction in the asker's language: every message below reads it from the
+    request's context (each interaction runs in its own task, and the worker pool copies it)."""
+    LOCALE.set(lang(interaction.locale))
 
 
 def plain_button(component: Button) -> discord.ui.Button:

@@ -1,6 +1,6 @@
 """Core work off the event loop. Every command's core call runs in a small thread pool, so the
 gateway's heartbeat and every other user's interaction keep moving while one is computed; the
-request's context variables (locale, log fields, the request id) go with it.
+request's context variables (language, log fields, the request id) go with it.
 
 Heavy work (exact odds, rolled battles, the chart) takes one of a few slots, so it can never fill
 the pool, and every call has a time limit inside Discord's 3-second deadline: past it, the user
@@ -43,7 +43,7 @@ def _heavy_slots() -> asyncio.Semaphore:
     return _slots[loop]
 
 
-async def call(fn, *args, heavy: bool = False, locale: str = "ko", limit: float | None = None, **kwargs):
+async def call(fn, *args, heavy: bool = False, limit: float | None = None, **kwargs):
     """`fn(*args, **kwargs)` in the pool, with this request's context; a UserError past the
     time limit (TIME_LIMIT unless given), or while every heavy slot stays busy that long."""
     limit = TIME_LIMIT if limit is None else limit
@@ -51,23 +51,23 @@ async def call(fn, *args, heavy: bool = False, locale: str = "ko", limit: float 
     context = contextvars.copy_context()
     work = functools.partial(context.run, fn, *args, **kwargs)
     if not heavy:
-        return await _limited(loop.run_in_executor(_pool, work), locale, limit)
+        return await _limited(loop.run_in_executor(_pool, work), limit)
     slots = _heavy_slots()
     try:
         await asyncio.wait_for(slots.acquire(), limit)
     except TimeoutError:
-        raise UserError(t("error.busy", locale)) from None
+        raise UserError(t("error.busy")) from None
     future = loop.run_in_executor(_pool, work)
     future.add_done_callback(lambda _: slots.release())  # the slot is free when the work is, not before
-    return await _limited(future, locale, limit)
+    return await _limited(future, limit)
 
 
-async def _limited(future: asyncio.Future, locale: str, limit: float):
+async def _limited(future: asyncio.Future, limit: float):
     try:
         return await asyncio.wait_for(asyncio.shield(future), limit)
     except TimeoutError:
         log.warning("a command took longer than %.1f s: answered with a refusal", limit)
-        raise UserError(t("error.too_slow", locale, seconds=limit)) from None
+        raise UserError(t("error.too_slow", seconds=limit)) from None
 
 
 async def run(ctx: core.Context, name: str, /, **values):
@@ -76,4 +76,4 @@ async def run(ctx: core.Context, name: str, /, **values):
     cmd = core.COMMANDS.get(name)
     heavy, deferred = (cmd.heavy, cmd.deferred) if cmd else (False, False)
     limit = DEFERRED_LIMIT if deferred else TIME_LIMIT
-    return await call(core.run, ctx, name, heavy=heavy, locale=ctx.locale, limit=limit, **values)
+    return await call(core.run, ctx, name, heavy=heavy, limit=limit, **values)

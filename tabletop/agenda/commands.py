@@ -55,7 +55,7 @@ def _current(ctx: Context):
     _readable(ctx)
     agenda = store(ctx).current(ctx.guild_id, ctx.channel_id)
     if agenda is None:
-        raise UserError(t("agenda.not_found", ctx.locale))
+        raise UserError(t("agenda.not_found"))
     return agenda
 
 
@@ -72,8 +72,8 @@ def windows_default(ctx: Context, windows: bool | None) -> bool:
 
 
 def _people(ctx: Context, players, speaker):
-    people = parse_people(players, ctx.locale, ctx.resolve_user)
-    speaker_list = parse_people(speaker, ctx.locale, ctx.resolve_user)
+    people = parse_people(players, ctx.resolve_user)
+    speaker_list = parse_people(speaker, ctx.resolve_user)
     the_speaker = speaker_list[0] if speaker_list else None
     if the_speaker:  # the speaker as listed among the players, if they are
         the_speaker = next((p for p in people if p.id == the_speaker.id or p.name == the_speaker.name), the_speaker)
@@ -94,7 +94,7 @@ def _people(ctx: Context, players, speaker):
 def start(ctx: Context, name: str, outcomes=None, type=None, kind=None, speaker=None, players=None, secret=False, windows=None):
     listed = split_outcomes(outcomes)
     if outcomes is not None and outcomes.strip() and not listed:  # ',,,' names no outcome at all
-        raise UserError(t("agenda.outcomes_empty", ctx.locale, value=outcomes.strip()[:40]))
+        raise UserError(t("agenda.outcomes_empty", value=outcomes.strip()[:40]))
     people, the_speaker = _people(ctx, players, speaker)
     agenda = store(ctx).start(
         ctx.guild_id,
@@ -106,7 +106,6 @@ def start(ctx: Context, name: str, outcomes=None, type=None, kind=None, speaker=
         kind,
         the_speaker,
         people,
-        ctx.locale,
         secret,
         with_windows=windows_default(ctx, windows),
     )
@@ -126,11 +125,11 @@ def phase(ctx: Context, players: str, speaker: str, windows=None, first=None, se
     """The whole agenda phase: the first agenda now, the second when it closes, then the
     reminder to ready planets (62.2-62.4)."""
     people, the_speaker = _people(ctx, players, speaker)
-    names = [first or t("agenda.phase.first", ctx.locale), second or t("agenda.phase.second", ctx.locale)]
+    names = [first or t("agenda.phase.first"), second or t("agenda.phase.second")]
     agenda = phases.start(
-        store(ctx), ctx.guild_id, ctx.channel_id, me(ctx), people, the_speaker, windows_default(ctx, windows), names, ctx.locale
+        store(ctx), ctx.guild_id, ctx.channel_id, me(ctx), people, the_speaker, windows_default(ctx, windows), names
     )
-    reply = _updated(agenda, t("agenda.phase.started", ctx.locale, agenda=agenda.label))
+    reply = _updated(agenda, t("agenda.phase.started", agenda=agenda.label))
     return reply
 
 
@@ -145,12 +144,10 @@ def pass_(ctx: Context, window: str, lock=False):
 def pass_window(ctx: Context, agenda_id: int, window: str | None, lasting: bool) -> AgendaReply:
     s = store(ctx)
     window = window or _open_window(ctx, agenda_id)
-    agenda = s.pass_window(agenda_id, me(ctx), window, lasting, ctx.locale)
-    voter = s.voter(agenda, me(ctx), ctx.locale)
+    agenda = s.pass_window(agenda_id, me(ctx), window, lasting)
+    voter = s.voter(agenda, me(ctx))
     key = "agenda.ack.pass_lasting" if lasting else "agenda.ack.pass"
-    return _updated(
-        agenda, t(key, ctx.locale, voter=voter.name, window=t(f"agenda.window.{window}", ctx.locale), agenda=agenda.label)
-    )
+    return _updated(agenda, t(key, voter=voter.name, window=t(f"agenda.window.{window}"), agenda=agenda.label))
 
 
 @agenda_command("agenda play", WINDOW, Option("card", required=True, max_length=MAX_CARD))
@@ -161,16 +158,15 @@ def play(ctx: Context, window: str, card: str):
 def play_card(ctx: Context, agenda_id: int, window: str | None, card: str) -> AgendaReply:
     s = store(ctx)
     window = window or _open_window(ctx, agenda_id)
-    agenda = s.play_card(agenda_id, me(ctx), window, card, ctx.locale)
+    agenda = s.play_card(agenda_id, me(ctx), window, card)
     played = agenda.plays[-1]
     return _updated(
         agenda,
         t(
             "agenda.ack.play",
-            ctx.locale,
             voter=played.player_name,
             card=played.card,
-            window=t(f"agenda.window.{window}", ctx.locale),
+            window=t(f"agenda.window.{window}"),
         ),
     )
 
@@ -179,7 +175,7 @@ def _open_window(ctx: Context, agenda_id: int) -> str:
     """A button passes or plays in the window open now."""
     agenda = store(ctx).get(agenda_id)
     if agenda is None or agenda.window is None:
-        raise UserError(t("agenda.no_window_open", ctx.locale))
+        raise UserError(t("agenda.no_window_open"))
     return agenda.window
 
 
@@ -194,21 +190,20 @@ def vote(ctx: Context, outcome: str, votes: int):
 
 def cast_vote(ctx: Context, agenda_id: int, outcome: str | None, votes: int) -> AgendaReply:
     s = store(ctx)
-    agenda = s.vote(agenda_id, me(ctx), outcome, votes, ctx.locale)
+    agenda = s.vote(agenda_id, me(ctx), outcome, votes)
     # the acknowledgement says what was committed, for the listed player this user is ('bob'
     # and 'ＢＯＢ' are Bob)
-    ballot = agenda.ballot_of(s.voter(agenda, me(ctx), ctx.locale).id)
+    ballot = agenda.ballot_of(s.voter(agenda, me(ctx)).id)
     if ballot and ballot.outcome:
         ack = t(
             "agenda.ack.vote",
-            ctx.locale,
             voter=ballot.voter_name,
             outcome=ballot.outcome,
             votes=ballot.votes,
             agenda=agenda.label,
         )
     else:
-        ack = t("agenda.ack.abstain", ctx.locale, voter=ballot.voter_name if ballot else ctx.user_name, agenda=agenda.label)
+        ack = t("agenda.ack.abstain", voter=ballot.voter_name if ballot else ctx.user_name, agenda=agenda.label)
     return _updated(agenda, ack)
 
 
@@ -224,22 +219,22 @@ def predict(ctx: Context, outcome: str):
 
 def make_prediction(ctx: Context, agenda_id: int, outcome: str) -> AgendaReply:
     s = store(ctx)
-    agenda = s.predict(agenda_id, me(ctx), outcome, ctx.locale)
-    name, chosen = agenda.predictions[s.voter(agenda, me(ctx), ctx.locale).id]
-    return _updated(agenda, t("agenda.ack.predict", ctx.locale, voter=name, outcome=chosen, agenda=agenda.label))
+    agenda = s.predict(agenda_id, me(ctx), outcome)
+    name, chosen = agenda.predictions[s.voter(agenda, me(ctx)).id]
+    return _updated(agenda, t("agenda.ack.predict", voter=name, outcome=chosen, agenda=agenda.label))
 
 
 @agenda_command("agenda close", Option("choice", max_length=100))
 def close(ctx: Context, choice=None):
     s = store(ctx)
-    agenda = s.close(_current(ctx).id, me(ctx), ctx.is_admin, choice, ctx.locale)
+    agenda = s.close(_current(ctx).id, me(ctx), ctx.is_admin, choice)
     winner = agenda.result["winner"] if agenda.result else ""
-    ack = t("agenda.ack.close", ctx.locale, agenda=agenda.label, winner=winner)
-    following, over = phases.advance(s, agenda, me(ctx), ctx.locale)
+    ack = t("agenda.ack.close", agenda=agenda.label, winner=winner)
+    following, over = phases.advance(s, agenda, me(ctx))
     if following is not None:  # the result links to the phase's next agenda (62.3)
-        ack += "\n" + t("agenda.phase.next", ctx.locale, agenda=following.label)
+        ack += "\n" + t("agenda.phase.next", agenda=following.label)
     if over:  # 62.4, quoted from the rules
-        ack += "\n" + t("agenda.phase.over", ctx.locale, rule=ready_rule(ctx))
+        ack += "\n" + t("agenda.phase.over", rule=ready_rule(ctx))
     reply = _updated(agenda, ack)
     if following is not None:  # its own message, with its own buttons
         nxt = _updated(following, "")
@@ -257,9 +252,9 @@ def ready_rule(ctx: Context) -> str:
 @agenda_command("agenda cancel")
 def cancel(ctx: Context):
     s = store(ctx)
-    agenda = s.cancel(_current(ctx).id, me(ctx), ctx.is_admin, ctx.locale)
+    agenda = s.cancel(_current(ctx).id, me(ctx), ctx.is_admin)
     phases.end(s, agenda)
-    return _updated(agenda, t("agenda.ack.cancel", ctx.locale, agenda=agenda.label))
+    return _updated(agenda, t("agenda.ack.cancel", agenda=agenda.label))
 
 
 @agenda_command("agenda show", Option("id", kind="int", min_value=1, max_value=MAX_AGENDA_ID), private=True)
@@ -271,14 +266,14 @@ def show(ctx: Context, id=None):
     else:  # the open agenda, else the channel's last one (a closed agenda's result stays reachable)
         agenda = s.current(ctx.guild_id, ctx.channel_id) or next(iter(s.history(ctx.guild_id, ctx.channel_id, 1)), None)
     if agenda is None or agenda.guild_id != str(ctx.guild_id):
-        raise UserError(t("agenda.not_found", ctx.locale))
-    return audit_pages(s, agenda, server_zone(ctx), ctx.locale)
+        raise UserError(t("agenda.not_found"))
+    return audit_pages(s, agenda, server_zone(ctx))
 
 
 @agenda_command("agenda history", private=True)
 def history(ctx: Context):
     _readable(ctx)
-    return history_reply(store(ctx).history(ctx.guild_id, ctx.channel_id), ctx.locale)
+    return history_reply(store(ctx).history(ctx.guild_id, ctx.channel_id))
 
 
 # --- the agenda message's buttons: the same steps as the commands, with a form for the rest ---
@@ -288,25 +283,25 @@ def _pressed(ctx: Context, press: Press):
     """The open agenda a button belongs to (a closed one's buttons refuse, in a sentence)."""
     agenda = store(ctx).get(int(press.values["id"]))
     if agenda is None or not agenda.open:
-        raise UserError(t("agenda.closed", ctx.locale, name=agenda.name if agenda else "?"))
+        raise UserError(t("agenda.closed", name=agenda.name if agenda else "?"))
     return agenda
 
 
 def _ballot(ctx: Context, press: Press, agenda, outcome: str | None) -> AgendaReply:
     """Votes for an outcome (None: a planet, named in the form); a stranger is refused before
     the form opens."""
-    store(ctx).voter(agenda, me(ctx), ctx.locale)
-    votes = InputField("votes", t("agenda.modal.votes", ctx.locale), max_length=len(str(MAX_VOTES)), placeholder=f"0-{MAX_VOTES}")
-    fields = (InputField("planet", t("agenda.modal.planet", ctx.locale), MAX_NAME), votes) if outcome is None else (votes,)
-    answers = press.ask(t("agenda.modal.title", ctx.locale, outcome=outcome or "🪐"), *fields)
+    store(ctx).voter(agenda, me(ctx))
+    votes = InputField("votes", t("agenda.modal.votes"), max_length=len(str(MAX_VOTES)), placeholder=f"0-{MAX_VOTES}")
+    fields = (InputField("planet", t("agenda.modal.planet"), MAX_NAME), votes) if outcome is None else (votes,)
+    answers = press.ask(t("agenda.modal.title", outcome=outcome or "🪐"), *fields)
     if not answers["votes"].isdigit():
-        raise UserError(t("agenda.bad_number", ctx.locale, limit=MAX_VOTES))
+        raise UserError(t("agenda.bad_number", limit=MAX_VOTES))
     return cast_vote(ctx, agenda.id, answers.get("planet", outcome), int(answers["votes"]))
 
 
 def _outcome(ctx: Context, agenda, index: str | None) -> str:
     if index is None or not index.isdigit() or not 0 <= int(index) < len(agenda.outcomes):
-        raise UserError(t("agenda.unknown_outcome", ctx.locale, outcome=str(index)[:40], outcomes=", ".join(agenda.outcomes)))
+        raise UserError(t("agenda.unknown_outcome", outcome=str(index)[:40], outcomes=", ".join(agenda.outcomes)))
     return agenda.outcomes[int(index)]
 
 
@@ -345,16 +340,16 @@ def press_pass_lock(ctx: Context, press: Press) -> AgendaReply:
 @view.PLAY.on_press
 def press_play(ctx: Context, press: Press) -> AgendaReply:
     agenda = _pressed(ctx, press)
-    store(ctx).voter(agenda, me(ctx), ctx.locale)  # a stranger is refused before the form
-    card = InputField("card", t("agenda.modal.card", ctx.locale), MAX_CARD)
-    return play_card(ctx, agenda.id, None, press.ask(t("agenda.button.play", ctx.locale), card)["card"])
+    store(ctx).voter(agenda, me(ctx))  # a stranger is refused before the form
+    card = InputField("card", t("agenda.modal.card"), MAX_CARD)
+    return play_card(ctx, agenda.id, None, press.ask(t("agenda.button.play"), card)["card"])
 
 
 @view.PREDICT.on_press
 def press_predict(ctx: Context, press: Press) -> AgendaReply:
     agenda = _pressed(ctx, press)
-    outcome = InputField("outcome", t("agenda.modal.predict", ctx.locale), MAX_NAME)
-    guess = press.ask(t("agenda.button.predict", ctx.locale), outcome)["outcome"]
+    outcome = InputField("outcome", t("agenda.modal.predict"), MAX_NAME)
+    guess = press.ask(t("agenda.button.predict"), outcome)["outcome"]
     if not guess:
-        raise UserError(t("agenda.unknown_outcome", ctx.locale, outcome="", outcomes=", ".join(agenda.outcomes)))
+        raise UserError(t("agenda.unknown_outcome", outcome="", outcomes=", ".join(agenda.outcomes)))
     return make_prediction(ctx, agenda.id, guess)

@@ -30,13 +30,12 @@ def start(
     speaker: Player | None,
     with_windows: bool,
     names: list[str],
-    locale,
 ) -> Agenda:
     """Open the phase's first agenda (for or against: the speaker names an election's
     candidates with /agenda start instead), then record the phase and tie the agenda to it. A
     first agenda that is refused leaves nothing behind."""
     first = store.start(
-        guild_id, channel_id, starter, names[0], [], "for-against", None, speaker, players, locale, with_windows=with_windows
+        guild_id, channel_id, starter, names[0], [], "for-against", None, speaker, players, with_windows=with_windows
     )
     with store.state.transaction(lock=agenda_lock(first.id)) as c:
         cur = c.execute(
@@ -55,7 +54,7 @@ def start(
     return store.known(first.id)
 
 
-def _open(store: AgendaStore, phase_id: int, step: int, guild_id, channel_id, starter: Player, locale) -> Agenda:
+def _open(store: AgendaStore, phase_id: int, step: int, guild_id, channel_id, starter: Player) -> Agenda:
     with store.state.read() as c:
         row = c.execute("select * from agenda_phases where id = ?", (phase_id,)).fetchone()
     players = [Player(**p) for p in json.loads(row["players"])]
@@ -71,13 +70,12 @@ def _open(store: AgendaStore, phase_id: int, step: int, guild_id, channel_id, st
         None,
         speaker,
         players,
-        locale,
         with_windows=bool(row["windows"]),
         phase_id=phase_id,
     )
 
 
-def advance(store: AgendaStore, closed: Agenda, actor: Player, locale) -> tuple[Agenda | None, bool]:
+def advance(store: AgendaStore, closed: Agenda, actor: Player) -> tuple[Agenda | None, bool]:
     """After an agenda of a phase closed: (the next agenda it opened, whether the phase is now
     over). (None, False) for an agenda outside a phase, or when another process advanced it."""
     if closed.phase_id is None:
@@ -95,7 +93,7 @@ def advance(store: AgendaStore, closed: Agenda, actor: Player, locale) -> tuple[
         return None, False
     if step >= LAST_STEP:
         return None, True
-    return _open(store, closed.phase_id, step + 1, closed.guild_id, closed.channel_id, actor, locale), False
+    return _open(store, closed.phase_id, step + 1, closed.guild_id, closed.channel_id, actor), False
 
 
 def end(store: AgendaStore, cancelled: Agenda) -> None:

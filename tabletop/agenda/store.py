@@ -24,7 +24,7 @@ from tabletop.agenda import windows
 from tabletop.agenda.windows import Pass, Play
 from tabletop.core import text
 from tabletop.core.errors import UserError
-from tabletop.core.i18n import t
+from tabletop.core.i18n import current, t
 from tabletop.store import StateStore, now_text
 
 TYPES = ("for-against", "elect-player", "elect-planet", "elect-other")
@@ -144,7 +144,7 @@ def voting_order(players: list[Player], speaker: Player | None) -> list[Player]:
     return players
 
 
-def parse_people(spec: str | None, locale, resolve=None) -> list[Player]:
+def parse_people(spec: str | None, resolve=None) -> list[Player]:
     """'<@1> <@2>' or 'Alice, Bob, 철수' -> players. `resolve` maps a mention id to a name."""
     spec = (spec or "").strip()
     if not spec:
@@ -159,10 +159,10 @@ def parse_people(spec: str | None, locale, resolve=None) -> list[Player]:
         if name:
             people.append(Player(f"name:{text.key(name)}", name[:MAX_NAME]))
     if len(people) > MAX_PLAYERS:
-        raise UserError(t("agenda.too_many_players", locale, limit=MAX_PLAYERS))
+        raise UserError(t("agenda.too_many_players", limit=MAX_PLAYERS))
     keys = [p.id for p in people]
     if len(set(keys)) != len(keys):
-        raise UserError(t("agenda.duplicate_player", locale))
+        raise UserError(t("agenda.duplicate_player"))
     return people
 
 
@@ -278,7 +278,6 @@ class AgendaStore:
         card_kind: str | None = None,
         speaker: Player | None = None,
         players: list[Player] | None = None,
-        locale="ko",
         secret: bool = False,
         with_windows: bool = False,
         phase_id: int | None = None,
@@ -286,37 +285,35 @@ class AgendaStore:
         name = clean(name or "")
         outcomes = [clean(o) for o in outcomes]
         if not name:
-            raise UserError(t("agenda.empty_name", locale))
+            raise UserError(t("agenda.empty_name"))
         if len(name) > 100:
-            raise UserError(t("agenda.name_too_long", locale, limit=100))
+            raise UserError(t("agenda.name_too_long", limit=100))
         if outcome_type is None:  # outcomes without a type mean "elect from this list"
             outcome_type = "elect-other" if outcomes else "for-against"
         if outcome_type not in TYPES:
-            raise UserError(t("agenda.bad_type", locale, types=" | ".join(TYPES)))
+            raise UserError(t("agenda.bad_type", types=" | ".join(TYPES)))
         if outcome_type == "for-against" and outcomes:
-            raise UserError(t("agenda.type_conflict", locale))
+            raise UserError(t("agenda.type_conflict"))
         if card_kind is not None and card_kind not in KINDS:
-            raise UserError(t("agenda.bad_kind", locale, kinds=" | ".join(KINDS)))
+            raise UserError(t("agenda.bad_kind", kinds=" | ".join(KINDS)))
         players = players or []
         if outcome_type == "for-against":
             outcomes = [FOR, AGAINST]
         elif outcome_type == "elect-player" and not outcomes:
             outcomes = [p.name for p in players]
         if outcome_type != "elect-planet" and not outcomes:
-            raise UserError(t("agenda.no_outcomes", locale))
+            raise UserError(t("agenda.no_outcomes"))
         if len(outcomes) > MAX_OUTCOMES:
-            raise UserError(t("agenda.too_many_outcomes", locale, count=len(outcomes), limit=MAX_OUTCOMES))
+            raise UserError(t("agenda.too_many_outcomes", count=len(outcomes), limit=MAX_OUTCOMES))
         if any(len(o) > MAX_NAME for o in outcomes):
-            raise UserError(t("agenda.outcome_too_long", locale, limit=MAX_NAME))
+            raise UserError(t("agenda.outcome_too_long", limit=MAX_NAME))
         if len({text.key(o) for o in outcomes}) != len(outcomes) or any(not text.key(o) for o in outcomes):
-            raise UserError(t("agenda.duplicate_outcome", locale))
+            raise UserError(t("agenda.duplicate_outcome"))
         if with_windows and not players:  # every listed player passes: the list is needed
-            raise UserError(t("agenda.windows_need_players", locale))
+            raise UserError(t("agenda.windows_need_players"))
         speaker = speaker or None
         if speaker and players and not any(p.matches(speaker.id, speaker.name) for p in players):
-            raise UserError(
-                t("agenda.speaker_not_player", locale, speaker=speaker.name, players=", ".join(p.name for p in players))
-            )
+            raise UserError(t("agenda.speaker_not_player", speaker=speaker.name, players=", ".join(p.name for p in players)))
         order = voting_order(players, speaker)
         with self.state.transaction(lock=channel_lock(guild_id, channel_id)) as c:
             open_here = c.execute(
@@ -324,7 +321,7 @@ class AgendaStore:
                 (str(guild_id), str(channel_id)),
             ).fetchone()
             if open_here:  # one open agenda per channel: every ballot knows where it goes
-                raise UserError(t("agenda.already_open", locale, id=open_here[0], name=open_here[1]))
+                raise UserError(t("agenda.already_open", id=open_here[0], name=open_here[1]))
             cur = c.execute(
                 "insert into agendas (guild_id, channel_id, name, outcome_type, card_kind, outcomes, speaker, speaker_id, "
                 "players, starter_id, starter_name, locale, secret, windows, phase_id) "
@@ -341,7 +338,7 @@ class AgendaStore:
                     json.dumps([p.__dict__ for p in order], ensure_ascii=False),
                     starter.id,
                     starter.name,
-                    str(locale)[:5],
+                    current(),  # the agenda's message stays in the language of who started it
                     int(bool(secret)),
                     int(bool(with_windows)),
                     phase_id,
@@ -359,29 +356,29 @@ class AgendaStore:
         with self.state.transaction(lock=agenda_lock(agenda_id)) as c:
             c.execute("update agendas set message_id = ? where id = ?", (str(message_id), agenda_id))
 
-    def _open(self, agenda_id: int, locale) -> Agenda:
+    def _open(self, agenda_id: int) -> Agenda:
         agenda = self.get(agenda_id)
         if agenda is None:
-            raise UserError(t("agenda.not_found", locale))
+            raise UserError(t("agenda.not_found"))
         if not agenda.open:
-            raise UserError(t("agenda.closed", locale, name=agenda.name))
+            raise UserError(t("agenda.closed", name=agenda.name))
         return agenda
 
-    def voter(self, agenda: Agenda, user: Player, locale) -> Player:
+    def voter(self, agenda: Agenda, user: Player) -> Player:
         """The listed player this user is; UserError when players are listed and they are not."""
         if not agenda.players:
             return user
         for p in agenda.players:
             if p.matches(user.id, user.name):
                 return p
-        raise UserError(t("agenda.not_a_player", locale, players=", ".join(p.name for p in agenda.players)))
+        raise UserError(t("agenda.not_a_player", players=", ".join(p.name for p in agenda.players)))
 
-    def resolve_outcome(self, agenda: Agenda, outcome: str | None, locale) -> str:
+    def resolve_outcome(self, agenda: Agenda, outcome: str | None) -> str:
         outcome = outcome or ""
         k = text.key(outcome)
         if not k:  # nothing a name could match (🙂, punctuation): say what was typed
             shown = clean(outcome)[:40]
-            raise UserError(t("agenda.unknown_outcome", locale, outcome=shown, outcomes=", ".join(agenda.outcomes) or "-"))
+            raise UserError(t("agenda.unknown_outcome", outcome=shown, outcomes=", ".join(agenda.outcomes) or "-"))
         if agenda.outcome_type == "for-against":
             if k in _FOR_WORDS:
                 return FOR
@@ -392,27 +389,27 @@ class AgendaStore:
                 return o
         if agenda.outcome_type == "elect-planet":  # any planet may be named (62.11)
             if len(clean(outcome)) > MAX_NAME:
-                raise UserError(t("agenda.outcome_too_long", locale, limit=MAX_NAME))
+                raise UserError(t("agenda.outcome_too_long", limit=MAX_NAME))
             return clean(outcome)
-        raise UserError(t("agenda.unknown_outcome", locale, outcome=outcome[:40], outcomes=", ".join(agenda.outcomes)))
+        raise UserError(t("agenda.unknown_outcome", outcome=outcome[:40], outcomes=", ".join(agenda.outcomes)))
 
-    def vote(self, agenda_id: int, user: Player, outcome: str | None, votes: int, locale="ko") -> Agenda:
+    def vote(self, agenda_id: int, user: Player, outcome: str | None, votes: int) -> Agenda:
         """Record (or change) a ballot; 0 votes is abstaining (62.14). Committed before return."""
         if not isinstance(votes, int) or isinstance(votes, bool) or not 0 <= votes <= MAX_VOTES:
-            raise UserError(t("agenda.bad_votes", locale, limit=MAX_VOTES))
-        agenda = self._open(agenda_id, locale)
-        voter = self.voter(agenda, user, locale)
-        chosen = self.resolve_outcome(agenda, outcome, locale) if votes > 0 else None
+            raise UserError(t("agenda.bad_votes", limit=MAX_VOTES))
+        agenda = self._open(agenda_id)
+        voter = self.voter(agenda, user)
+        chosen = self.resolve_outcome(agenda, outcome) if votes > 0 else None
         with self.state.transaction(lock=agenda_lock(agenda_id)) as c:
             if c.execute("select status from agendas where id = ?", (agenda_id,)).fetchone()[0] != "open":
-                raise UserError(t("agenda.closed", locale, name=agenda.name))
-            self._windows_closed(c, agenda, locale)
+                raise UserError(t("agenda.closed", name=agenda.name))
+            self._windows_closed(c, agenda)
             # a planet named for the first time is a new outcome row, numbered after the rows
             # committed now (the agenda's lock keeps that count still until this commits)
             committed = [r[0] for r in c.execute("select name from agenda_outcomes where agenda_id = ?", (agenda_id,))]
             if chosen is not None and chosen not in committed:
                 if len(committed) + 1 > MAX_OUTCOMES:
-                    raise UserError(t("agenda.too_many_outcomes", locale, count=len(committed) + 1, limit=MAX_OUTCOMES))
+                    raise UserError(t("agenda.too_many_outcomes", count=len(committed) + 1, limit=MAX_OUTCOMES))
                 c.execute(
                     "insert into agenda_outcomes (agenda_id, position, name) values (?, ?, ?)",
                     (agenda_id, len(committed), chosen),
@@ -426,10 +423,10 @@ class AgendaStore:
             self._log(c, agenda_id, voter, "vote" if chosen else "abstain", f"{chosen} {votes}" if chosen else "")
         return self.known(agenda_id)
 
-    def abstain(self, agenda_id: int, user: Player, locale="ko") -> Agenda:
-        return self.vote(agenda_id, user, None, 0, locale)
+    def abstain(self, agenda_id: int, user: Player) -> Agenda:
+        return self.vote(agenda_id, user, None, 0)
 
-    def _windows_closed(self, c, agenda: Agenda, locale) -> None:
+    def _windows_closed(self, c, agenda: Agenda) -> None:
         """Refuse a ballot while a window is open, naming it and who has not passed (read in
         the ballot's own transaction, so a pass taken back by a card played meanwhile counts)."""
         if not agenda.windows:
@@ -438,42 +435,42 @@ class AgendaStore:
         window = windows.open_window(agenda.players, passes)
         if window:
             names = ", ".join(p.name for p in windows.waiting(agenda.players, passes, window))
-            raise UserError(t("agenda.window_open", locale, window=t(f"agenda.window.{window}", locale), players=names))
+            raise UserError(t("agenda.window_open", window=t(f"agenda.window.{window}"), players=names))
 
-    def pass_window(self, agenda_id: int, user: Player, window: str, lasting: bool = False, locale="ko") -> Agenda:
+    def pass_window(self, agenda_id: int, user: Player, window: str, lasting: bool = False) -> Agenda:
         """A listed player passes in the open window (for the rest of the agenda with `lasting`)."""
-        agenda, player = self._in_window(agenda_id, user, window, locale)
+        agenda, player = self._in_window(agenda_id, user, window)
         with self.state.transaction(lock=agenda_lock(agenda_id)) as c:
-            self._check_window(c, agenda, window, locale)
+            self._check_window(c, agenda, window)
             windows.record_pass(c, agenda_id, window, player, lasting)
             self._log(c, agenda_id, player, "pass", f"{window}{' lasting' if lasting else ''}")
         return self.known(agenda_id)
 
-    def play_card(self, agenda_id: int, user: Player, window: str, card: str, locale="ko") -> Agenda:
+    def play_card(self, agenda_id: int, user: Player, window: str, card: str) -> Agenda:
         """A listed player plays a card in the open window: shown, and the window reopens."""
         card = clean(card or "")
         if not card:
-            raise UserError(t("agenda.empty_card", locale))
+            raise UserError(t("agenda.empty_card"))
         if len(card) > windows.MAX_CARD:
-            raise UserError(t("agenda.card_too_long", locale, limit=windows.MAX_CARD))
-        agenda, player = self._in_window(agenda_id, user, window, locale)
+            raise UserError(t("agenda.card_too_long", limit=windows.MAX_CARD))
+        agenda, player = self._in_window(agenda_id, user, window)
         with self.state.transaction(lock=agenda_lock(agenda_id)) as c:
-            self._check_window(c, agenda, window, locale)
+            self._check_window(c, agenda, window)
             windows.record_play(c, agenda_id, window, player, card)
             self._log(c, agenda_id, player, "play", f"{window} {card}")
         return self.known(agenda_id)
 
-    def _in_window(self, agenda_id: int, user: Player, window: str, locale) -> tuple[Agenda, Player]:
+    def _in_window(self, agenda_id: int, user: Player, window: str) -> tuple[Agenda, Player]:
         if window not in windows.WINDOWS:
-            raise UserError(t("agenda.bad_window", locale, windows=" | ".join(windows.WINDOWS)))
-        agenda = self._open(agenda_id, locale)
+            raise UserError(t("agenda.bad_window", windows=" | ".join(windows.WINDOWS)))
+        agenda = self._open(agenda_id)
         if not agenda.windows:
-            raise UserError(t("agenda.no_windows", locale, agenda=agenda.label))
-        return agenda, self.voter(agenda, user, locale)
+            raise UserError(t("agenda.no_windows", agenda=agenda.label))
+        return agenda, self.voter(agenda, user)
 
-    def _check_window(self, c, agenda: Agenda, window: str, locale) -> None:
+    def _check_window(self, c, agenda: Agenda, window: str) -> None:
         if c.execute("select status from agendas where id = ?", (agenda.id,)).fetchone()[0] != "open":
-            raise UserError(t("agenda.closed", locale, name=agenda.name))
+            raise UserError(t("agenda.closed", name=agenda.name))
         passes, _ = windows.load(c, agenda.id)
         current = windows.open_window(agenda.players, passes)
         if current != window:
@@ -485,25 +482,24 @@ class AgendaStore:
             raise UserError(
                 t(
                     key,
-                    locale,
-                    window=t(f"agenda.window.{window}", locale),
-                    current=t(f"agenda.window.{current or 'vote'}", locale),
+                    window=t(f"agenda.window.{window}"),
+                    current=t(f"agenda.window.{current or 'vote'}"),
                 )
             )
 
-    def predict(self, agenda_id: int, user: Player, outcome: str, locale="ko") -> Agenda:
+    def predict(self, agenda_id: int, user: Player, outcome: str) -> Agenda:
         """62.22: after the reveal, before votes are cast: refused once a ballot exists, and
         with the windows on, only in the after window."""
-        agenda = self._open(agenda_id, locale)
-        player = self.voter(agenda, user, locale)
-        chosen = self.resolve_outcome(agenda, outcome, locale)
+        agenda = self._open(agenda_id)
+        player = self.voter(agenda, user)
+        chosen = self.resolve_outcome(agenda, outcome)
         with self.state.transaction(lock=agenda_lock(agenda_id)) as c:
             if agenda.windows:
                 passes, _ = windows.load(c, agenda_id)
                 if windows.open_window(agenda.players, passes) != "after":
-                    raise UserError(t("agenda.predict_in_after", locale))
+                    raise UserError(t("agenda.predict_in_after"))
             if c.execute("select count(*) from ballots where agenda_id = ?", (agenda_id,)).fetchone()[0]:
-                raise UserError(t("agenda.predict_too_late", locale))
+                raise UserError(t("agenda.predict_too_late"))
             c.execute(
                 "insert into predictions (agenda_id, player_id, player_name, outcome) values (?, ?, ?, ?) "
                 "on conflict (agenda_id, player_id) do update set outcome = excluded.outcome",
@@ -516,20 +512,18 @@ class AgendaStore:
         speaker = agenda.speaker
         return is_admin or agenda.starter.id == str(user.id) or (speaker is not None and speaker.matches(user.id, user.name))
 
-    def close(self, agenda_id: int, user: Player, is_admin: bool, choice: str | None = None, locale="ko") -> Agenda:
+    def close(self, agenda_id: int, user: Player, is_admin: bool, choice: str | None = None) -> Agenda:
         """Resolve by the ballots as committed: read under the agenda's lock, so a ballot
         another process records meanwhile is either counted or refused as too late."""
         with self.state.transaction(lock=agenda_lock(agenda_id)) as c:
             agenda = self._load(c, agenda_id)
             if agenda is None:
-                raise UserError(t("agenda.not_found", locale))
+                raise UserError(t("agenda.not_found"))
             if not agenda.open:
-                raise UserError(t("agenda.closed", locale, name=agenda.name))
+                raise UserError(t("agenda.closed", name=agenda.name))
             if not self.can_manage(agenda, user, is_admin):
-                raise UserError(
-                    t("agenda.no_permission", locale, speaker=agenda.speaker.name if agenda.speaker else agenda.starter.name)
-                )
-            result = self._resolution(agenda, user, choice, locale)
+                raise UserError(t("agenda.no_permission", speaker=agenda.speaker.name if agenda.speaker else agenda.starter.name))
+            result = self._resolution(agenda, user, choice)
             c.execute(
                 "update agendas set status = 'closed', result = ?, closed_at = ? where id = ? and status = 'open'",
                 (json.dumps(result, ensure_ascii=False), now_text(), agenda_id),
@@ -537,19 +531,19 @@ class AgendaStore:
             self._log(c, agenda_id, user, "close", result["winner"])
         return self.known(agenda_id)
 
-    def _resolution(self, agenda: Agenda, user: Player, choice: str | None, locale) -> dict:
+    def _resolution(self, agenda: Agenda, user: Player, choice: str | None) -> dict:
         """Most votes wins; a tie is the speaker's choice among the tied (62.19)."""
         leaders = agenda.leaders()
         decided_by = "votes"
         if len(leaders) > 1:
             speaker = agenda.speaker or agenda.starter
             if not choice:
-                raise UserError(t("agenda.tie_needs_choice", locale, speaker=speaker.name, outcomes=", ".join(leaders)))
+                raise UserError(t("agenda.tie_needs_choice", speaker=speaker.name, outcomes=", ".join(leaders)))
             if not speaker.matches(user.id, user.name):
-                raise UserError(t("agenda.only_speaker_breaks_ties", locale, speaker=speaker.name))
-            chosen = self.resolve_outcome(agenda, choice, locale)
+                raise UserError(t("agenda.only_speaker_breaks_ties", speaker=speaker.name))
+            chosen = self.resolve_outcome(agenda, choice)
             if chosen not in leaders:
-                raise UserError(t("agenda.choice_not_tied", locale, outcomes=", ".join(leaders)))
+                raise UserError(t("agenda.choice_not_tied", outcomes=", ".join(leaders)))
             winner, decided_by = chosen, "speaker"
         else:
             winner = leaders[0]
@@ -561,12 +555,10 @@ class AgendaStore:
             "predicted_right": [name for _, (name, outcome) in agenda.predictions.items() if outcome == winner],
         }
 
-    def cancel(self, agenda_id: int, user: Player, is_admin: bool, locale="ko") -> Agenda:
-        agenda = self._open(agenda_id, locale)
+    def cancel(self, agenda_id: int, user: Player, is_admin: bool) -> Agenda:
+        agenda = self._open(agenda_id)
         if not self.can_manage(agenda, user, is_admin):
-            raise UserError(
-                t("agenda.no_permission", locale, speaker=agenda.speaker.name if agenda.speaker else agenda.starter.name)
-            )
+            raise UserError(t("agenda.no_permission", speaker=agenda.speaker.name if agenda.speaker else agenda.starter.name))
         with self.state.transaction(lock=agenda_lock(agenda_id)) as c:
             c.execute(
                 "update agendas set status = 'cancelled', closed_at = ? where id = ?",

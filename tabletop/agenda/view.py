@@ -12,7 +12,7 @@ from zoneinfo import ZoneInfo
 from tabletop.agenda import windows
 from tabletop.agenda.store import Agenda, AgendaStore
 from tabletop.core.components import NUMBER, Component
-from tabletop.core.i18n import t
+from tabletop.core.i18n import current, t
 from tabletop.core.render import (
     COLOR_OK,
     COLOR_RULE,
@@ -197,10 +197,10 @@ def agenda_reply(agenda: Agenda, content: str = "") -> Reply:
     return Reply(content=content, embeds=[agenda_embed(agenda)], rows=agenda_rows(agenda))
 
 
-def audit_pages(store: AgendaStore, agenda: Agenda, zone: ZoneInfo, locale) -> Paged:
+def audit_pages(store: AgendaStore, agenda: Agenda, zone: ZoneInfo) -> Paged:
     """/agenda show: the agenda, then its whole log, paged; times in the server's zone, labelled.
     A secret agenda's log shows ballots only once it is closed."""
-    loc = locale or agenda.locale
+    loc = current()  # the log is shown to whoever asks, in their language
     lines = []
     for e in store.log(agenda.id):
         detail = e["detail"]
@@ -213,7 +213,7 @@ def audit_pages(store: AgendaStore, agenda: Agenda, zone: ZoneInfo, locale) -> P
     for text_, _ in log_pages:
         pages.append(Embed(title=truncate_label(t("agenda.title", loc, id=agenda.id, name=agenda.name), 256), description=text_))
     for i, page in enumerate(pages):
-        page.footer = footer_page(loc, i + 1, len(pages), page.footer)
+        page.footer = footer_page(i + 1, len(pages), page.footer)
     return Paged(pages, locale=str(loc))
 
 
@@ -221,12 +221,12 @@ def _chunks(items: list[str], size: int) -> list[list[str]]:
     return [items[i : i + size] for i in range(0, len(items), size)] or [[]]
 
 
-def history_reply(agendas: list[Agenda], locale) -> Reply:
+def history_reply(agendas: list[Agenda]) -> Reply:
     if not agendas:
-        return Reply(embeds=[Embed(description=t("agenda.history.empty", locale))], ephemeral=True)
+        return Reply(embeds=[Embed(description=t("agenda.history.empty"))], ephemeral=True)
     lines = []
     for a in agendas:
-        status = t(f"agenda.status.{a.status}", locale)
+        status = t(f"agenda.status.{a.status}")
         result = f" → **{escape_md(a.result['winner'])}**" if a.result else ""
         lines.append(f"#{a.id} {escape_md(a.name)} · {status}{result}")
-    return Reply(embeds=[Embed(title=t("agenda.history", locale), description="\n".join(lines))], ephemeral=True)
+    return Reply(embeds=[Embed(title=t("agenda.history"), description="\n".join(lines))], ephemeral=True)

@@ -32,31 +32,31 @@ def settings(
     """Server settings: chat mode on/off, the default game, the time zone for times shown, and
     whether agendas open with the when and after windows. Without options: show them. A bad
     value changes nothing (all are checked first)."""
-    zone = check_zone(timezone, ctx.locale) if timezone is not None else None  # every value checked
-    game = answers.check_game(ctx.compendium, game, ctx.locale) if game is not None else None  # before any is written
+    zone = check_zone(timezone) if timezone is not None else None  # every value checked
+    game = answers.check_game(ctx.compendium, game) if game is not None else None  # before any is written
     lines = []
     if agenda_windows is not None:
         settings_.write(ctx.state, ctx.guild_id, settings_.AGENDA_WINDOWS, agenda_windows)
-        state = t("settings.on" if agenda_windows else "settings.off", ctx.locale)
-        lines.append(t("settings.agenda_windows", ctx.locale, state=state))
+        state = t("settings.on" if agenda_windows else "settings.off")
+        lines.append(t("settings.agenda_windows", state=state))
     if zone is not None:
         settings_.write(ctx.state, ctx.guild_id, settings_.TIMEZONE, zone)
-        lines.append(t("settings.timezone", ctx.locale, zone=zone))
+        lines.append(t("settings.timezone", zone=zone))
     if game is not None:
         settings_.write(ctx.state, ctx.guild_id, settings_.GAME, game)
-        lines.append(t("settings.game", ctx.locale, game=ctx.compendium.packs[game].name(ctx.locale)))
+        lines.append(t("settings.game", game=ctx.compendium.packs[game].name()))
     if chat is not None:
         settings_.write(ctx.state, ctx.guild_id, settings_.CHAT, chat)
-        lines.append(t("settings.chat", ctx.locale, state=t("settings.on" if chat else "settings.off", ctx.locale)))
+        lines.append(t("settings.chat", state=t("settings.on" if chat else "settings.off")))
     if not lines:
 
         def switch(setting: settings_.Setting[bool]) -> str:
-            return t("settings.is_on" if settings_.read(ctx.state, ctx.guild_id, setting) else "settings.is_off", ctx.locale)
+            return t("settings.is_on" if settings_.read(ctx.state, ctx.guild_id, setting) else "settings.is_off")
 
         game_id = settings_.read(ctx.state, ctx.guild_id, settings_.GAME)
         shown_zone = settings_.read(ctx.state, ctx.guild_id, settings_.TIMEZONE)
-        lines.append(t("settings.show", ctx.locale, chat=switch(settings_.CHAT), game=game_id, zone=shown_zone))
-        lines.append(t("settings.show_agenda_windows", ctx.locale, state=switch(settings_.AGENDA_WINDOWS)))
+        lines.append(t("settings.show", chat=switch(settings_.CHAT), game=game_id, zone=shown_zone))
+        lines.append(t("settings.show_agenda_windows", state=switch(settings_.AGENDA_WINDOWS)))
     return Reply(embeds=[Embed(description="\n".join(lines))], ephemeral=True)
 
 
@@ -65,12 +65,10 @@ def game(ctx: Context, name: str | None = None):
     """Console: which game's rules /rule and /search look up. With a name (an id or a name in
     any language) it switches; without one it shows the current game and the list."""
     if name:
-        ctx.game = answers.check_game(ctx.compendium, name, ctx.locale)
+        ctx.game = answers.check_game(ctx.compendium, name)
     current = ctx.compendium.packs[ctx.default_game()]
-    listing = "\n".join(
-        f"{'▶' if p.id == current.id else ' '} {p.id} — {p.name(ctx.locale)}" for p in ctx.compendium.packs.values()
-    )
-    head = t("console.game" if name else "console.game_now", ctx.locale, game=current.name(ctx.locale))
+    listing = "\n".join(f"{'▶' if p.id == current.id else ' '} {p.id} — {p.name()}" for p in ctx.compendium.packs.values())
+    head = t("console.game" if name else "console.game_now", game=current.name())
     return Reply(content=head + "\n" + listing)
 
 
@@ -84,7 +82,7 @@ def help_(ctx: Context, command: str | None = None):
         wanted = command.strip().lstrip("/").lower()
         found = [c for c in COMMANDS.values() if c.name == wanted or c.name.startswith(wanted + " ")]
         if not found:
-            raise UserError(t("error.unknown_command", ctx.locale, command=wanted[:40]))
+            raise UserError(t("error.unknown_command", command=wanted[:40]))
         for cmd in found:
             opts = " ".join(f"{o.name}:" + ("…" if o.required else "[…]") for o in cmd.options)
             lines.append(f"/{cmd.name} {opts}".rstrip())
@@ -93,5 +91,5 @@ def help_(ctx: Context, command: str | None = None):
         opts = " ".join(f"{o.name}:" + ("…" if o.required else "[…]") for o in cmd.options)
         lines.append(f"/{cmd.name} {opts}".rstrip())
     lines.append("/quit")
-    lines += ["", t("help.console", ctx.locale), "", t("help.units", ctx.locale)]
+    lines += ["", t("help.console"), "", t("help.units")]
     return Reply(content="\n".join(lines))

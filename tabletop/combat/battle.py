@@ -46,7 +46,7 @@ class Attack:
     blocked: str = ""  # why it does not happen (a planetary shield, 86)
 
 
-def assign(side: Side, hits: int, attack: Attack, locale="ko") -> tuple[Side, list[tuple[str, str]], int]:
+def assign(side: Side, hits: int, attack: Attack) -> tuple[Side, list[tuple[str, str]], int]:
     """Hits of an attack on a copy of the side: (the side after, [(unit label, result)], excess)."""
     side = side.copy()
     events: list[tuple[str, str]] = []
@@ -62,7 +62,7 @@ def assign(side: Side, hits: int, attack: Attack, locale="ko") -> tuple[Side, li
         model = SideModel(side, group, sustain_allowed=attack.sustain)
         state, taken, hits = model.consume(model.start, hits)
         for index, result in taken:
-            events.append((model.units[index].label(locale), result))
+            events.append((model.units[index].label(), result))
             lost_infantry = lost_infantry or (result == "destroyed" and model.units[index].type == "infantry")
         damaged = set(model.damaged(state))
         for i, unit in enumerate(model.units):
@@ -73,7 +73,7 @@ def assign(side: Side, hits: int, attack: Attack, locale="ko") -> tuple[Side, li
     if attack.x89 and lost_infantry:
         for unit in [u for u in side.units if u.type == "infantry" and attack.targets(u)]:
             side.units.remove(unit)
-            events.append((unit.label(locale), "destroyed"))
+            events.append((unit.label(), "destroyed"))
     return side, events, max(hits, 0)
 
 
@@ -108,7 +108,6 @@ class Fight:
     ships: Side | None = None  # invasion: the attacker's ships in the system (bombardment, Harrow)
     shield: bool = False  # a planetary shield on the planet (86)
     retreat: tuple[str, int] | None = None  # (side, after round)
-    locale: str = "ko"
     notes: list[str] = field(default_factory=list)
 
     # --- who takes part in the rounds ---------------------------------------------------------
@@ -208,16 +207,16 @@ class Fight:
         dice = []
         for u in units:
             roll = u.bombardment or Roll(blitz, 1)
-            dice += [(u.label(self.locale), roll.value, Die(needs(roll.value, mod)))] * roll.dice
+            dice += [(u.label(), roll.value, Die(needs(roll.value, mod)))] * roll.dice
         if "bombardment" in ships.effects.extra_die and dice and kind == "bombardment":  # Plasma Scoring
             dice.append(_best(dice))
         attack = Attack(
             ATTACKER, kind, dice, targets=lambda u: u.ground, modifier=mod, x89=ships.effects.x89 and kind == "bombardment"
         )
         if target.effects.no_bombardment:
-            attack.blocked = t("combat.conventions", self.locale)
+            attack.blocked = t("combat.conventions")
         elif self._shielded(target, ships.units):
-            attack.blocked = t("combat.shield_blocks" if kind == "bombardment" else "combat.shield_blocks_harrow", self.locale)
+            attack.blocked = t("combat.shield_blocks" if kind == "bombardment" else "combat.shield_blocks_harrow")
         return attack
 
     def _shielded(self, defender: Side, attackers: list[Unit]) -> bool:
@@ -238,19 +237,15 @@ class Fight:
         if at_landing and (
             self.attacker.effects.no_cannon_on_landing or (self.ships and self.ships.effects.no_cannon_on_landing)
         ):
-            return Attack(
-                shooter_name, "space_cannon_defense", [], targets=lambda u: u.ground, blocked=t("combat.l4", self.locale)
-            )
+            return Attack(shooter_name, "space_cannon_defense", [], targets=lambda u: u.ground, blocked=t("combat.l4"))
         if not at_landing and any("no-space-cannon-against" in u.abilities for u in target.units if u.ship):
-            return Attack(
-                shooter_name, "space_cannon_offense", [], targets=lambda u: u.ship, blocked=t("combat.argent", self.locale)
-            )
+            return Attack(shooter_name, "space_cannon_offense", [], targets=lambda u: u.ship, blocked=t("combat.argent"))
         mod = target.effects.cannon_against
         dice = []
         for u in units:
             roll = u.space_cannon
             assert roll is not None
-            dice += [(u.label(self.locale), roll.value, Die(needs(roll.value, mod)))] * roll.dice
+            dice += [(u.label(), roll.value, Die(needs(roll.value, mod)))] * roll.dice
         if "space_cannon" in shooter.effects.extra_die and dice:  # Plasma Scoring
             dice.append(_best(dice))
         if at_landing:
@@ -267,7 +262,7 @@ class Fight:
         for u in units:
             roll = u.anti_fighter_barrage
             assert roll is not None
-            dice += [(u.label(self.locale), roll.value, Die(needs(roll.value, 0)))] * roll.dice
+            dice += [(u.label(), roll.value, Die(needs(roll.value, 0)))] * roll.dice
         return Attack(shooter_name, "anti_fighter_barrage", dice, targets=lambda u: u.type == "fighter", sustain=False)
 
     def assault_cannon(self, shooter_name: str, shooter: Side, target: Side) -> Attack | None:
@@ -287,7 +282,7 @@ class Fight:
         ships = sorted((u for u in shooter.units if u.type in AMBUSH_SHIPS and u.combat), key=lambda u: u.combat or 11)
         if not ships:
             return None
-        dice = [(u.label(self.locale), u.combat, Die(needs(u.combat, 0))) for u in ships[:2] if u.combat]
+        dice = [(u.label(), u.combat, Die(needs(u.combat, 0))) for u in ships[:2] if u.combat]
         return Attack(shooter_name, "ambush", dice, targets=lambda u: u.ship)
 
     def opening_hit(self, shooter_name: str, shooter: Side) -> Attack | None:
@@ -339,19 +334,19 @@ def idle_effects(fight: Fight) -> list[str]:
     unit with Planetary Shield on the planet."""
     notes = []
     for who, side, other_side in (("attacker", fight.attacker, fight.defender), ("defender", fight.defender, fight.attacker)):
-        label = t(f"combat.{who}", fight.locale)
+        label = t(f"combat.{who}")
         if fight.kind == "space":
             own = sum(1 for u in side.units if u.non_fighter_ship)
             if side.effects.assault_cannon and (own < 3 or not any(u.non_fighter_ship for u in other_side.units)):
-                notes.append(t("combat.assault_cannon_idle", fight.locale, side=label, ships=own))
+                notes.append(t("combat.assault_cannon_idle", side=label, ships=own))
             if side.effects.ambush and not any(u.type in AMBUSH_SHIPS for u in side.units):
-                notes.append(t("combat.ambush_idle", fight.locale, side=label))
+                notes.append(t("combat.ambush_idle", side=label))
             taking_part = fight.participants(side, who)
             left_out = [u for u in side.units if u.ground and all(u is not p for p in taking_part)]
             if left_out:
-                notes.append(t("combat.ground_forces_idle", fight.locale, side=label, count=len(left_out)))
+                notes.append(t("combat.ground_forces_idle", side=label, count=len(left_out)))
         elif side.effects.silence_round and not any(u.planetary_shield for u in side.units):
-            notes.append(t("combat.magen_idle", fight.locale, side=label))
+            notes.append(t("combat.magen_idle", side=label))
     return notes
 
 
@@ -360,9 +355,9 @@ def _best(dice: list[tuple[str, int, Die]]) -> tuple[str, int, Die]:
     return min(dice, key=lambda d: d[2].needs)
 
 
-def check_modifier(value: int, name: str, locale="ko") -> int:
+def check_modifier(value: int, name: str) -> int:
     if not -MAX_MODIFIER <= value <= MAX_MODIFIER:
-        raise UserError(t("combat.bad_modifier", locale, field=name, limit=MAX_MODIFIER))
+        raise UserError(t("combat.bad_modifier", field=name, limit=MAX_MODIFIER))
     return value
 
 

@@ -29,21 +29,21 @@ def _pyplot():
     return plt
 
 
-def odds_chart(odds: Odds, title: str, locale="ko") -> bytes:
+def odds_chart(odds: Odds, title: str) -> bytes:
     """A PNG of WIDTH_PX x HEIGHT_PX: outcomes on the left, survivors of each side on the right."""
     plt = _pyplot()
     fig, (left, right) = plt.subplots(
         1, 2, figsize=(WIDTH_PX / DPI, HEIGHT_PX / DPI), dpi=DPI, gridspec_kw={"width_ratios": [1, 2]}
     )
     try:
-        labels = [t("combat.attacker", locale), t("combat.defender", locale), t("odds.draw", locale)]
+        labels = [t("combat.attacker"), t("combat.defender"), t("odds.draw")]
         values = [odds.attacker, odds.defender, odds.draw]
         bars = left.bar(labels, [v * 100 for v in values], color=[COLORS[ATTACKER], COLORS[DEFENDER], COLORS["draw"]])
         for bar, v in zip(bars, values):
             left.annotate(f"{v * 100:.1f}%", (bar.get_x() + bar.get_width() / 2, bar.get_height()), ha="center", va="bottom")
         left.set_ylim(0, 110)
         left.set_ylabel("%")
-        left.set_title(t("odds.outcomes", locale))
+        left.set_title(t("odds.outcomes"))
         width = 0.4
         for offset, side in ((-width / 2, ATTACKER), (width / 2, DEFENDER)):
             counts = odds.survivor_counts(side)
@@ -51,12 +51,12 @@ def odds_chart(odds: Odds, title: str, locale="ko") -> bytes:
                 [n + offset for n in counts],
                 [p * 100 for p in counts.values()],
                 width,
-                label=t(f"combat.{side}", locale),
+                label=t(f"combat.{side}"),
                 color=COLORS[side],
             )
-        right.set_xlabel(t("odds.units_left", locale))
+        right.set_xlabel(t("odds.units_left"))
         right.set_ylabel("%")
-        right.set_title(t("odds.survivors", locale))
+        right.set_title(t("odds.survivors"))
         right.legend()
         fig.suptitle(title)
         fig.tight_layout()

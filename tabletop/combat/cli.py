@@ -54,21 +54,21 @@ def _options(args) -> dict:
 
 def main(args) -> int:
     try:
-        seed = parse_seed(args.seed, args.locale)
-        battle = fight(args.kind, _options(args), unit_book(args.locale), seed, args.locale)
+        seed = parse_seed(args.seed)
+        battle = fight(args.kind, _options(args), unit_book(), seed)
     except UserError as exc:
         print(exc.message, file=sys.stderr)
         return 1
     if args.json:
-        print(json.dumps(battle.as_dict(args.locale), ensure_ascii=False))
+        print(json.dumps(battle.as_dict(), ensure_ascii=False))
     else:
-        print("\n\n".join(r.text() for r in battle_pages(battle, args.locale).replies()))
+        print("\n\n".join(r.text() for r in battle_pages(battle).replies()))
     return 0
 
 
 def odds_main(args) -> int:
     try:
-        the_fight = build_fight(args.kind, _options(args), unit_book(args.locale), args.locale)
+        the_fight = build_fight(args.kind, _options(args), unit_book())
         result = exact.solve(the_fight)
     except UserError as exc:
         print(exc.message, file=sys.stderr)
@@ -76,23 +76,23 @@ def odds_main(args) -> int:
     if args.chart:
         chart = Path(args.chart)
         try:
-            chart.write_bytes(odds_chart(result, t(f"combat.title.{args.kind}", args.locale), args.locale))
+            chart.write_bytes(odds_chart(result, t(f"combat.title.{args.kind}")))
         except OSError as exc:  # a folder, a missing folder, no permission
-            print(t("combat.chart_not_written", args.locale, path=chart, reason=exc.strerror or exc), file=sys.stderr)
+            print(t("combat.chart_not_written", path=chart, reason=exc.strerror or exc), file=sys.stderr)
             return 1
     if args.json:
         print(json.dumps(result.as_dict(), ensure_ascii=False))
     else:
-        print(odds_pages(result, args.kind, args.locale).reply().text())
+        print(odds_pages(result, args.kind).reply().text())
     return 0
 
 
 def roll_main(args) -> int:
     try:
         dice = arguments.values(COMMANDS["roll"], args)["dice"]
-        result = roll_expression(dice, parse_seed(args.seed, args.locale), args.locale)
+        result = roll_expression(dice, parse_seed(args.seed))
     except UserError as exc:
         print(exc.message, file=sys.stderr)
         return 1
-    print(json.dumps(result.as_dict()) if args.json else roll_pages(result, args.locale).reply().text())
+    print(json.dumps(result.as_dict()) if args.json else roll_pages(result).reply().text())
     return 0

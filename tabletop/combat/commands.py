@@ -56,14 +56,14 @@ RETREAT = Option("retreat", max_length=30, one_word=True, help="opt.combat.retre
 SHIELD = Option("shield", kind="bool", help="opt.combat.shield.desc")
 
 
-def unit_book(locale="ko") -> UnitBook:
+def unit_book() -> UnitBook:
     """The unit catalogue; a sentence naming the first problems when its files are broken (the
     rules keep answering: they never read these files)."""
     try:
         return units.unit_book(GAME)
     except UnitDataError as exc:
         shown = "\n".join(f"  {m}" for m in exc.messages[:UNIT_PROBLEMS_SHOWN])
-        raise UserError(t("combat.unit_data_broken", locale, count=len(exc.messages), problems=shown)) from None
+        raise UserError(t("combat.unit_data_broken", count=len(exc.messages), problems=shown)) from None
 
 
 _RETREAT_RE = re.compile(r"^\s*(attacker|defender|공격자|방어자|攻撃側|防御側)\s*@\s*(\d{1,3})\s*$", re.IGNORECASE)
@@ -77,78 +77,76 @@ _SIDE_WORDS = {
 }
 
 
-def parse_retreat(spec: str | None, locale="ko") -> tuple[str, int] | None:
+def parse_retreat(spec: str | None) -> tuple[str, int] | None:
     """'attacker@2': that side retreats after round 2 if it still has ships."""
     if not spec or not spec.strip():
         return None
     m = _RETREAT_RE.match(spec)
     if not m or not 1 <= int(m[2]) <= MAX_ROUNDS:
-        raise UserError(t("combat.bad_retreat", locale, spec=spec[:30], limit=MAX_ROUNDS))
+        raise UserError(t("combat.bad_retreat", spec=spec[:30], limit=MAX_ROUNDS))
     return _SIDE_WORDS[m[1].lower()], int(m[2])
 
 
-def _sides(
-    options: dict, book: UnitBook, locale: str, first: str, second: str, first_order: str, second_order: str
-) -> tuple[Side, Side]:
-    a = parse_side(options[first], book, locale, first)
-    d = parse_side(options[second], book, locale, second)
-    a.order = parse_order(options.get(first_order), book, locale, a)
-    d.order = parse_order(options.get(second_order), book, locale, d)
-    a = with_modifier(a, check_modifier(options.get("attacker_mod") or 0, "attacker_mod", locale))
-    d = with_modifier(d, check_modifier(options.get("defender_mod") or 0, "defender_mod", locale))
+def _sides(options: dict, book: UnitBook, first: str, second: str, first_order: str, second_order: str) -> tuple[Side, Side]:
+    a = parse_side(options[first], book, first)
+    d = parse_side(options[second], book, second)
+    a.order = parse_order(options.get(first_order), book, a)
+    d.order = parse_order(options.get(second_order), book, d)
+    a = with_modifier(a, check_modifier(options.get("attacker_mod") or 0, "attacker_mod"))
+    d = with_modifier(d, check_modifier(options.get("defender_mod") or 0, "defender_mod"))
     return a, d
 
 
 MAX_PDS_PER_PLANET = 2  # 89.3: each planet can have at most two PDS
 
 
-def build_fight(kind: str, options: dict, book: UnitBook, locale="ko") -> Fight:
+def build_fight(kind: str, options: dict, book: UnitBook) -> Fight:
     """A fight from its command options; the dice, the odds, the CLI, the console and Discord
     all come here, so the same words mean the same battle everywhere."""
     if kind == "space":
-        a, d = _sides(options, book, locale, "attacker", "defender", "attacker_order", "defender_order")
+        a, d = _sides(options, book, "attacker", "defender", "attacker_order", "defender_order")
         for name, s in (("attacker", a), ("defender", d)):
             if not any(u.ship for u in s.units):
-                raise UserError(t("combat.no_ships", locale, field=name))
-        fight = Fight("space", a, d, retreat=parse_retreat(options.get("retreat"), locale), locale=locale)
+                raise UserError(t("combat.no_ships", field=name))
+        fight = Fight("space", a, d, retreat=parse_retreat(options.get("retreat")))
     elif kind == "ground":
-        a, d = _sides(options, book, locale, "attacker", "defender", "attacker_order", "defender_order")
-        fight = Fight("ground", a, d, locale=locale)
+        a, d = _sides(options, book, "attacker", "defender", "attacker_order", "defender_order")
+        fight = Fight("ground", a, d)
         if not fight.participants(a, ATTACKER) or not fight.participants(d, DEFENDER):
-            raise UserError(t("combat.no_ground_forces", locale))
+            raise UserError(t("combat.no_ground_forces"))
     elif kind == "bombard":
-        ships = parse_side(options["units"], book, locale, "units")
-        target = parse_side(options["target"], book, locale, "target")
-        target.order = parse_order(options.get("target_order"), book, locale, target)
+        ships = parse_side(options["units"], book, "units")
+        target = parse_side(options["target"], book, "target")
+        target.order = parse_order(options.get("target_order"), book, target)
         if not any(u.bombardment for u in ships.units) and not ships.effects.blitz:
-            raise UserError(t("combat.no_bombardment", locale))
-        fight = Fight("bombard", ships, target, shield=bool(options.get("shield")), locale=locale)
+            raise UserError(t("combat.no_bombardment"))
+        fight = Fight("bombard", ships, target, shield=bool(options.get("shield")))
     elif kind == "invade":
-        ships = parse_side(options["ships"], book, locale, "ships")
+        ships = parse_side(options["ships"], book, "ships")
         if not any(u.ship for u in ships.units):  # ground forces land from ships (75)
-            raise UserError(t("combat.landing_needs_ships", locale))
+            raise UserError(t("combat.landing_needs_ships"))
         if not (options.get("defender") or "").strip():  # only structures defend the planet
             options = {**options, "defender": ""}
-        landing = parse_side(options["landing"], book, locale, "landing")
-        defender = parse_side(options["defender"], book, locale, "defender") if options["defender"] else Side(units=[])
-        landing.order = parse_order(options.get("landing_order"), book, locale, landing)
-        defender.order = parse_order(options.get("defender_order"), book, locale, defender)
-        landing = with_modifier(landing, check_modifier(options.get("attacker_mod") or 0, "attacker_mod", locale))
-        defender = with_modifier(defender, check_modifier(options.get("defender_mod") or 0, "defender_mod", locale))
+        landing = parse_side(options["landing"], book, "landing")
+        defender = parse_side(options["defender"], book, "defender") if options["defender"] else Side(units=[])
+        landing.order = parse_order(options.get("landing_order"), book, landing)
+        defender.order = parse_order(options.get("defender_order"), book, defender)
+        landing = with_modifier(landing, check_modifier(options.get("attacker_mod") or 0, "attacker_mod"))
+        defender = with_modifier(defender, check_modifier(options.get("defender_mod") or 0, "defender_mod"))
         landing.effects, landing.effect_names = _merged_effects(ships, landing)
         if options.get("pds"):
-            structures = parse_side(options["pds"], book, locale, "pds")
+            structures = parse_side(options["pds"], book, "pds")
             wrong = [u for u in structures.units if not (u.space_cannon or u.structure)]
             if wrong:
-                raise UserError(t("combat.pds_only", locale, unit=wrong[0].name(locale)))
+                raise UserError(t("combat.pds_only", unit=wrong[0].name()))
             defender.units += structures.units
         pds = sum(u.type == "pds" for u in defender.units)
         if pds > MAX_PDS_PER_PLANET:
-            raise UserError(t("combat.too_many_pds", locale, count=pds, limit=MAX_PDS_PER_PLANET))
+            raise UserError(t("combat.too_many_pds", count=pds, limit=MAX_PDS_PER_PLANET))
         not_ground = [u for u in landing.units if not u.ground and u.type != "fighter"]
         if not_ground:
-            raise UserError(t("combat.not_ground_force", locale, unit=not_ground[0].name(locale)))
-        fight = Fight("invade", landing, defender, ships=ships, shield=bool(options.get("shield")), locale=locale)
+            raise UserError(t("combat.not_ground_force", unit=not_ground[0].name()))
+        fight = Fight("invade", landing, defender, ships=ships, shield=bool(options.get("shield")))
     else:
         raise ValueError(kind)
     fight.notes = fight.attacker.notes + fight.defender.notes + (fight.ships.notes if fight.ships else [])
@@ -163,9 +161,9 @@ def _merged_effects(ships: Side, landing: Side):
     return ships.effects, list(ships.effect_names)
 
 
-def fight(kind: str, options: dict, book: UnitBook, seed: int, locale="ko") -> Battle:
+def fight(kind: str, options: dict, book: UnitBook, seed: int) -> Battle:
     """Roll a battle from its command options (with its exact odds when they can be had)."""
-    battle_fight = build_fight(kind, options, book, locale)
+    battle_fight = build_fight(kind, options, book)
     battle = resolve(battle_fight, Dice(seed))
     if kind != "bombard":
         try:
@@ -176,19 +174,19 @@ def fight(kind: str, options: dict, book: UnitBook, seed: int, locale="ko") -> B
 
 
 def _battle(ctx: Context, kind: str, options: dict, seed) -> Paged:
-    seed = parse_seed(seed, ctx.locale)
-    battle = fight(kind, options, unit_book(ctx.locale), seed, ctx.locale)
+    seed = parse_seed(seed)
+    battle = fight(kind, options, unit_book(), seed)
     roll_id = log_roll(ctx, f"combat {kind}", options, seed, f"{battle.winner or ''} {battle.control or ''}".strip())
     odds_id = ODDS.id(id=roll_id) if roll_id is not None and kind != "bombard" else None
-    return battle_pages(battle, ctx.locale, again_id=again_id(roll_id), odds_id=odds_id)
+    return battle_pages(battle, again_id=again_id(roll_id), odds_id=odds_id)
 
 
 def odds_answer(ctx: Context, kind: str, options: dict) -> Paged:
     """/odds: the exact probabilities, the most likely survivors, and a chart."""
-    the_fight = build_fight(kind, options, unit_book(ctx.locale), ctx.locale)
+    the_fight = build_fight(kind, options, unit_book())
     result = exact.solve(the_fight)
-    paged = odds_pages(result, kind, ctx.locale, chart=CHART_NAME)
-    paged.files = [Attachment(CHART_NAME, odds_chart(result, t(f"combat.title.{kind}", ctx.locale), ctx.locale))]
+    paged = odds_pages(result, kind, chart=CHART_NAME)
+    paged.files = [Attachment(CHART_NAME, odds_chart(result, t(f"combat.title.{kind}")))]
     return paged
 
 
@@ -253,10 +251,10 @@ def odds_invade(ctx: Context, **options):
 
 @command("roll", Option("dice", required=True, max_length=50), SEED)
 def roll(ctx: Context, dice: str, seed=None):
-    seed = parse_seed(seed, ctx.locale)
-    result = roll_expression(dice, seed, ctx.locale)
+    seed = parse_seed(seed)
+    result = roll_expression(dice, seed)
     roll_id = log_roll(ctx, "roll", {"dice": dice}, seed, str(result.successes if result.target else result.total))
-    return roll_pages(result, ctx.locale, again_id=again_id(roll_id))
+    return roll_pages(result, again_id=again_id(roll_id))
 
 
 ODDS = Component("combat.odds", "combat:odds:{id}", heavy=True, show="private", id=NUMBER)
@@ -268,5 +266,5 @@ def odds_of(ctx: Context, press: Press) -> Paged:
     name, options = logged_command(ctx, int(press.values["id"]))
     kind = name.split()[-1]
     if kind not in ("space", "ground", "invade"):
-        raise UserError(t("dice.unknown_roll", ctx.locale))
+        raise UserError(t("dice.unknown_roll"))
     return odds_answer(ctx, kind, options)

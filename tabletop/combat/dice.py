@@ -26,16 +26,16 @@ def new_seed() -> int:
     return secrets.randbits(63)
 
 
-def parse_seed(value, locale="ko") -> int:
+def parse_seed(value) -> int:
     """A seed option: None draws a fresh one; otherwise a whole number 0 … 2^63-1."""
     if value is None or value == "":
         return new_seed()
     try:
         seed = int(str(value).strip())
     except ValueError:
-        raise UserError(t("dice.bad_seed", locale)) from None
+        raise UserError(t("dice.bad_seed")) from None
     if not 0 <= seed <= MAX_SEED:
-        raise UserError(t("dice.bad_seed", locale))
+        raise UserError(t("dice.bad_seed"))
     return seed
 
 
@@ -86,25 +86,25 @@ _EXPR_RE = re.compile(
 )
 
 
-def roll_expression(expr: str, seed: int, locale="ko") -> DiceRoll:
+def roll_expression(expr: str, seed: int) -> DiceRoll:
     """'5d10>=7' counts dice at 7 or more; '2d6+1' sums; 'd10' is one die."""
     m = _EXPR_RE.match(expr or "")
     if not m:
-        raise UserError(t("dice.bad_expression", locale, expr=(expr or "")[:40]))
+        raise UserError(t("dice.bad_expression", expr=(expr or "")[:40]))
     count = int(m["count"] or 1)
     sides = int(m["sides"])
     modifier = int(m["mod"].replace(" ", "")) if m["mod"] else 0
     if not 1 <= count <= MAX_DICE:
-        raise UserError(t("dice.too_many", locale, limit=MAX_DICE))
+        raise UserError(t("dice.too_many", limit=MAX_DICE))
     if not 2 <= sides <= MAX_SIDES:
-        raise UserError(t("dice.bad_sides", locale, limit=MAX_SIDES))
+        raise UserError(t("dice.bad_sides", limit=MAX_SIDES))
     if abs(modifier) > 100:
-        raise UserError(t("dice.bad_expression", locale, expr=expr[:40]))
+        raise UserError(t("dice.bad_expression", expr=expr[:40]))
     target = int(m["target"]) if m["target"] else None
     # a target no die can miss, or none can reach, makes the roll say nothing: name the range
     low, high = 1 + modifier, sides + modifier
     if target is not None and not low < target <= high:
-        raise UserError(t("dice.pointless_target", locale, target=target, expr=expr.strip()[:40], low=low + 1, high=high))
+        raise UserError(t("dice.pointless_target", target=target, expr=expr.strip()[:40], low=low + 1, high=high))
     dice = Dice(seed)
     results = [dice.roll(sides) for _ in range(count)]
     return DiceRoll(count, sides, target, modifier, seed, results)

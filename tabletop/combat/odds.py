@@ -44,13 +44,12 @@ FLOW_AT_ONCE = 2_000_000  # floats (16 MB): the largest cell-to-cell flow held a
 
 
 class _Budget:
-    def __init__(self, locale: str):
+    def __init__(self):
         self.deadline = time.perf_counter() + TIME_BUDGET
-        self.locale = locale
 
     def check(self, states: int = 0) -> None:
         if states > MAX_STATES or time.perf_counter() > self.deadline:
-            raise UserError(t("odds.too_big", self.locale))
+            raise UserError(t("odds.too_big"))
 
 
 # --- hits of many dice --------------------------------------------------------------------------
@@ -89,13 +88,13 @@ def hit_distribution(dice: list[Die]) -> np.ndarray:
 def solve(fight: Fight) -> Odds:
     """The exact odds of a fight."""
     check_dice(fight)
-    budget = _Budget(fight.locale)
+    budget = _Budget()
     odds = Odds(control=0.0 if fight.kind == "invade" else None, retreating=fight.retreat[0] if fight.retreat else None)
     scenarios = _pre_combat(fight, budget)
     if not fight.has_rounds():  # bombardment only
         for p, a, d in scenarios:
-            odds.add_survivors(ATTACKER, units_key(a.units, fight.locale), p)
-            odds.add_survivors(DEFENDER, units_key(d.units, fight.locale), p)
+            odds.add_survivors(ATTACKER, units_key(a.units), p)
+            odds.add_survivors(DEFENDER, units_key(d.units), p)
         return odds
     # branches that only lost units in the loss order start the rounds of the untouched sides
     base_a, base_d = fight.models(fight.attacker, fight.defender)
@@ -251,7 +250,7 @@ def _rounds(fight: Fight, ma: SideModel, md: SideModel, starts: dict, odds: Odds
     if not live:
         return
     if not can_ever_hit(fight, ma, md):
-        raise UserError(t("combat.nobody_hits", fight.locale))
+        raise UserError(t("combat.nobody_hits"))
     budget.check((ma.N + 1) * (md.N + 1))
     if _factorized(fight, ma, md):
         _fast(fight, ma, md, live, odds, budget)
@@ -546,8 +545,8 @@ def _finish(
 ) -> None:
     sa, sd, _ = after_doom(ma, md, *state)
     a_gone, d_gone = ma.gone(sa), md.gone(sd)
-    odds.add_survivors(ATTACKER, survivor_key(ma, sa[1], fight.locale), p)
-    odds.add_survivors(DEFENDER, survivor_key(md, sd[1], fight.locale), p)
+    odds.add_survivors(ATTACKER, survivor_key(ma, sa[1]), p)
+    odds.add_survivors(DEFENDER, survivor_key(md, sd[1]), p)
     if fight.kind == "invade":
         if not combat:
             odds.no_combat += p

@@ -59,17 +59,17 @@ class Odds:
         return out
 
 
-def units_key(units, locale: str) -> tuple:
+def units_key(units) -> tuple:
     counts: dict[str, int] = defaultdict(int)
     for unit in units:
-        counts[unit.name(locale)] += 1
+        counts[unit.name()] += 1
     return tuple(sorted(counts.items()))
 
 
-def survivor_key(model: SideModel, lost: int, locale: str) -> tuple:
+def survivor_key(model: SideModel, lost: int) -> tuple:
     """Survivors after `lost` losses (the same for every state with those losses), kept on
     the model: a solve asks for the same few many times."""
-    key = ("survivors", lost, locale)
+    key = ("survivors", lost)
     if key not in model.memo:
-        model.memo[key] = units_key(model.units[lost:], locale)
+        model.memo[key] = units_key(model.units[lost:])
     return model.memo[key]

@@ -12,8 +12,8 @@ from tabletop.core.i18n import t
 from tabletop.core.render import COLOR_OK, COLOR_RULE, Button, Embed, Paged, escape_md, footer_page, paginate
 
 
-def _side_name(side: str, locale) -> str:
-    return t(f"combat.{side}", locale)
+def _side_name(side: str) -> str:
+    return t(f"combat.{side}")
 
 
 def _die(d) -> str:
@@ -22,9 +22,9 @@ def _die(d) -> str:
     return f"**{shown}**✓" if d.hit else f"{shown}"
 
 
-def volley_lines(v: Volley, locale) -> list[str]:
-    who = _side_name(v.side, locale)
-    kind = t(f"combat.kind.{v.kind}", locale)
+def volley_lines(v: Volley) -> list[str]:
+    who = _side_name(v.side)
+    kind = t(f"combat.kind.{v.kind}")
     if v.blocked:
         return [f"{who} · {kind}: {v.blocked}"]
     lines = []
@@ -33,37 +33,37 @@ def volley_lines(v: Volley, locale) -> list[str]:
         for d in v.dice:
             by_unit.setdefault(d.unit, []).append(d)
         parts = [f"{escape_md(unit)} ({dice[0].needs}+) " + " ".join(_die(d) for d in dice) for unit, dice in by_unit.items()]
-        lines.append(f"{who} · {kind}: " + " · ".join(parts) + f" → {t('combat.hits', locale, n=v.hits)}")
+        lines.append(f"{who} · {kind}: " + " · ".join(parts) + f" → {t('combat.hits', n=v.hits)}")
     else:
-        lines.append(f"{who} · {kind}: {t('combat.hits', locale, n=v.hits)}")
+        lines.append(f"{who} · {kind}: {t('combat.hits', n=v.hits)}")
     if v.taken:
-        lines.append("  ↳ " + ", ".join(f"{escape_md(x.unit)} {t(f'combat.{x.result}', locale)}" for x in v.taken))
+        lines.append("  ↳ " + ", ".join(f"{escape_md(x.unit)} {t(f'combat.{x.result}')}" for x in v.taken))
     if v.excess:
-        lines.append("  ↳ " + t("combat.excess", locale, n=v.excess))
+        lines.append("  ↳ " + t("combat.excess", n=v.excess))
     return lines
 
 
-def side_summary(side: Side | None, locale) -> str:
+def side_summary(side: Side | None) -> str:
     if side is None or not side.units:
-        return t("combat.none_left", locale)
-    counts = Counter(u.name(locale) + (f" ({t('combat.damaged', locale)})" if u.damaged else "") for u in side.units)
+        return t("combat.none_left")
+    counts = Counter(u.name() + (f" ({t('combat.damaged')})" if u.damaged else "") for u in side.units)
     return ", ".join(f"{escape_md(name)} ×{n}" for name, n in counts.items())
 
 
-def result_line(battle: Battle, locale) -> str:
+def result_line(battle: Battle) -> str:
     if battle.kind == "bombard":
         return ""
-    line = t(f"combat.result.{battle.winner or 'none'}", locale)
+    line = t(f"combat.result.{battle.winner or 'none'}")
     if battle.control:
-        line += "\n" + t(f"combat.control.{battle.control}", locale)
+        line += "\n" + t(f"combat.control.{battle.control}")
     return line
 
 
-def odds_line(odds: dict, kind: str, locale) -> str:
+def odds_line(odds: dict, kind: str) -> str:
     """ "공격자 승리 확률 62%": the odds of the battle, shown before its dice."""
-    line = t("odds.line", locale, attacker=_pct(odds["attacker"]), defender=_pct(odds["defender"]), draw=_pct(odds["draw"]))
+    line = t("odds.line", attacker=_pct(odds["attacker"]), defender=_pct(odds["defender"]), draw=_pct(odds["draw"]))
     if kind == "invade" and odds.get("control") is not None:
-        line += " · " + t("odds.control", locale, p=_pct(odds["control"]))
+        line += " · " + t("odds.control", p=_pct(odds["control"]))
     return line
 
 
@@ -81,94 +81,91 @@ def _pct(p: float) -> str:
     return f"{p * 100:.0f}%"
 
 
-def battle_pages(battle: Battle, locale="ko", again_id: str | None = None, odds_id: str | None = None) -> Paged:
+def battle_pages(battle: Battle, again_id: str | None = None, odds_id: str | None = None) -> Paged:
     blocks = []
     if battle.odds is not None:
-        blocks.append(f"📊 {odds_line(battle.odds, battle.kind, locale)}")
+        blocks.append(f"📊 {odds_line(battle.odds, battle.kind)}")
     for step in battle.steps:
-        head = t("combat.before", locale) if step.number == 0 else t("combat.round", locale, n=step.number)
+        head = t("combat.before") if step.number == 0 else t("combat.round", n=step.number)
         lines = [f"__**{head}**__"]
         for v in step.volleys:
-            lines += volley_lines(v, locale)
+            lines += volley_lines(v)
         blocks.append("\n".join(lines))
-    effects = [f"{_side_name(name, locale)}: {', '.join(names)}" for name, names in battle.effects.items() if names]
+    effects = [f"{_side_name(name)}: {', '.join(names)}" for name, names in battle.effects.items() if names]
     summary = [
-        f"**{t('combat.left', locale)}** — {_side_name(ATTACKER, locale)}: {side_summary(battle.attacker, locale)}"
-        f" / {_side_name(DEFENDER, locale)}: {side_summary(battle.defender, locale)}"
+        f"**{t('combat.left')}** — {_side_name(ATTACKER)}: {side_summary(battle.attacker)}"
+        f" / {_side_name(DEFENDER)}: {side_summary(battle.defender)}"
     ]
     if effects:
-        summary.append(f"{t('combat.effects', locale)}: " + "; ".join(escape_md(e) for e in effects))
+        summary.append(f"{t('combat.effects')}: " + "; ".join(escape_md(e) for e in effects))
     summary += [escape_md(n) for n in battle.notes]
-    result = result_line(battle, locale)
+    result = result_line(battle)
     if result:
         summary.append(f"**{result}**")
     blocks.append("\n".join(summary))
     raw = paginate(blocks)
-    title = t(f"combat.title.{battle.kind}", locale)
-    footer_prefix = t("combat.seed", locale, seed=battle.seed)
+    title = t(f"combat.title.{battle.kind}")
+    footer_prefix = t("combat.seed", seed=battle.seed)
     pages = [
         Embed(
             title=title,
             description=text,
-            footer=footer_page(locale, i + 1, len(raw), footer_prefix),
+            footer=footer_page(i + 1, len(raw), footer_prefix),
             color=COLOR_OK if i == len(raw) - 1 else COLOR_RULE,
         )
         for i, (text, _) in enumerate(raw)
     ]
-    pages[-1].footer = f"{t('combat.policy', locale)}\n{pages[-1].footer}"
-    buttons = [Button(t("combat.again", locale), again_id, emoji="🎲")] if again_id else []
+    pages[-1].footer = f"{t('combat.policy')}\n{pages[-1].footer}"
+    buttons = [Button(t("combat.again"), again_id, emoji="🎲")] if again_id else []
     if odds_id:
-        buttons.append(Button(t("odds.button", locale), odds_id, emoji="📊"))
-    return Paged(pages, start=len(pages) - 1, rows=[buttons] if buttons else [], locale=str(locale))
+        buttons.append(Button(t("odds.button"), odds_id, emoji="📊"))
+    return Paged(pages, start=len(pages) - 1, rows=[buttons] if buttons else [])
 
 
-def _units(units: tuple, locale) -> str:
-    return ", ".join(f"{escape_md(name)} ×{n}" for name, n in units) or t("combat.none_left", locale)
+def _units(units: tuple) -> str:
+    return ", ".join(f"{escape_md(name)} ×{n}" for name, n in units) or t("combat.none_left")
 
 
-def odds_pages(odds: Odds, kind: str, locale="ko", chart: str = "") -> Paged:
+def odds_pages(odds: Odds, kind: str, chart: str = "") -> Paged:
     """The full breakdown: outcomes, control, expected rounds, the likeliest survivors."""
-    lines = [f"**{odds_line(odds.as_dict(), kind, locale)}**"]
+    lines = [f"**{odds_line(odds.as_dict(), kind)}**"]
     if odds.retreat and odds.retreating:
         winner = DEFENDER if odds.retreating == ATTACKER else ATTACKER
         lines.append(
             t(
                 "odds.retreat",
-                locale,
                 p=_pct(odds.retreat),
-                side=_side_name(odds.retreating, locale),
-                winner=_side_name(winner, locale),
+                side=_side_name(odds.retreating),
+                winner=_side_name(winner),
             )
         )
     if kind == "invade" and odds.no_combat:
-        lines.append(t("odds.no_combat", locale, p=_pct(odds.no_combat)))
-    lines.append(t("odds.rounds", locale, n=f"{odds.rounds:.2f}"))
+        lines.append(t("odds.no_combat", p=_pct(odds.no_combat)))
+    lines.append(t("odds.rounds", n=f"{odds.rounds:.2f}"))
     for side in (ATTACKER, DEFENDER):
-        lines.append(f"__**{t('odds.likely', locale, side=_side_name(side, locale))}**__")
-        lines += [f"{_pct(p)} — {_units(units, locale)}" for units, p in odds.top_survivors(side, 3) if p > 0]
+        lines.append(f"__**{t('odds.likely', side=_side_name(side))}**__")
+        lines += [f"{_pct(p)} — {_units(units)}" for units, p in odds.top_survivors(side, 3) if p > 0]
     embed = Embed(
-        title=t("odds.title", locale, kind=t(f"combat.title.{kind}", locale)),
+        title=t("odds.title", kind=t(f"combat.title.{kind}")),
         description="\n".join(lines),
-        footer=t("odds.exact", locale),
+        footer=t("odds.exact"),
         color=COLOR_OK,
         image=f"attachment://{chart}" if chart else "",
     )
-    return Paged([embed], locale=str(locale))
+    return Paged([embed])
 
 
-def roll_pages(roll: DiceRoll, locale="ko", again_id: str | None = None) -> Paged:
+def roll_pages(roll: DiceRoll, again_id: str | None = None) -> Paged:
     shown = " ".join(
         (f"**{r}**✓" if roll.target is not None and r + roll.modifier >= roll.target else str(r)) for r in roll.results
     )
     lines = [shown]
     if roll.target is not None:
-        lines.append(t("dice.successes", locale, n=roll.successes, target=roll.target))
+        lines.append(t("dice.successes", n=roll.successes, target=roll.target))
     else:
-        lines.append(t("dice.total", locale, total=roll.total))
+        lines.append(t("dice.total", total=roll.total))
     mod = f"{roll.modifier:+d}" if roll.modifier else ""
     expr = f"{roll.count}d{roll.sides}{mod}" + (f">={roll.target}" if roll.target is not None else "")
-    embed = Embed(
-        title=t("dice.title", locale, dice=expr), description="\n".join(lines), footer=t("combat.seed", locale, seed=roll.seed)
-    )
-    rows = [[Button(t("combat.again", locale), again_id, emoji="🎲")]] if again_id else []
-    return Paged([embed], rows=rows, locale=str(locale))
+    embed = Embed(title=t("dice.title", dice=expr), description="\n".join(lines), footer=t("combat.seed", seed=roll.seed))
+    rows = [[Button(t("combat.again"), again_id, emoji="🎲")]] if again_id else []
+    return Paged([embed], rows=rows)

@@ -94,17 +94,17 @@ class Battle:
     odds: dict | None = None  # the exact odds before the dice, when computed
     effects: dict[str, list[str]] = field(default_factory=dict)  # named effects per side, for the log
 
-    def survivors(self, side: Side | None, locale="ko") -> list[str]:
+    def survivors(self, side: Side | None) -> list[str]:
         if side is None:
             return []
-        return [u.label(locale) + (" (damaged)" if u.damaged else "") for u in side.units]
+        return [u.label() + (" (damaged)" if u.damaged else "") for u in side.units]
 
-    def as_dict(self, locale="ko") -> dict:
+    def as_dict(self) -> dict:
         out = {
             "kind": self.kind,
             "seed": self.seed,
             "rounds": [r.as_dict() for r in self.steps],
-            "survivors": {ATTACKER: self.survivors(self.attacker, locale), DEFENDER: self.survivors(self.defender, locale)},
+            "survivors": {ATTACKER: self.survivors(self.attacker), DEFENDER: self.survivors(self.defender)},
             "winner": self.winner,
             "control": self.control,
             "combat": self.combat,
@@ -163,9 +163,9 @@ def play_round(fight: Fight, ma: SideModel, md: SideModel, sa: State, sd: State,
 # --- the dice -----------------------------------------------------------------------------------
 
 
-def _roll(dice_spec, dice: Dice, volley: Volley, locale="ko") -> int:
+def _roll(dice_spec, dice: Dice, volley: Volley) -> int:
     for who, value, die in dice_spec:
-        label = who if isinstance(who, str) else who.label(locale)
+        label = who if isinstance(who, str) else who.label()
         roll = dice.roll()
         hits = die.hits(roll)
         if not hits and die.reroll:  # a miss is rolled once more (Fire Team), both in the log
@@ -179,8 +179,8 @@ def _roll(dice_spec, dice: Dice, volley: Volley, locale="ko") -> int:
     return volley.hits
 
 
-def _taken(model: SideModel, events: list[tuple[int, str]], locale) -> list[HitTaken]:
-    return [HitTaken(model.units[i].label(locale), kind) for i, kind in events]
+def _taken(model: SideModel, events: list[tuple[int, str]]) -> list[HitTaken]:
+    return [HitTaken(model.units[i].label(), kind) for i, kind in events]
 
 
 def check_dice(fight: Fight) -> None:
@@ -189,12 +189,11 @@ def check_dice(fight: Fight) -> None:
         side = fight.side(name)
         total = sum(u.dice for u in fight.participants(side, name) if u.combat is not None)
         if total > MAX_DICE:
-            raise UserError(t("combat.too_many_dice", fight.locale, field=name, count=total, limit=MAX_DICE))
+            raise UserError(t("combat.too_many_dice", field=name, count=total, limit=MAX_DICE))
 
 
 def resolve(fight: Fight, dice: Dice) -> Battle:
     """Play the fight with these dice."""
-    locale = fight.locale
     check_dice(fight)
     battle = Battle(fight.kind, dice.seed, notes=list(fight.notes))
     ships = fight.ships.effect_names if fight.ships else []
@@ -215,7 +214,7 @@ def resolve(fight: Fight, dice: Dice) -> Battle:
         hits = _roll(attack.dice, dice, volley) + attack.fixed
         volley.hits = hits
         target = d if attack.shooter == ATTACKER else a
-        after, events, volley.excess = assign(target, hits, attack, locale)
+        after, events, volley.excess = assign(target, hits, attack)
         volley.taken = [HitTaken(label, result) for label, result in events]
         if attack.shooter == ATTACKER:
             d = after
@@ -223,7 +222,7 @@ def resolve(fight: Fight, dice: Dice) -> Battle:
             a = after
         if takes_all_ships(target, after):
             a, d = without_ships(a), without_ships(d)
-            battle.notes.append(t("combat.yin_flagship", locale))
+            battle.notes.append(t("combat.yin_flagship"))
         pre.volleys.append(volley)
     if pre.volleys:
         battle.steps.append(pre)
@@ -236,7 +235,6 @@ def resolve(fight: Fight, dice: Dice) -> Battle:
 
 
 def _rounds(fight: Fight, a: Side, d: Side, dice: Dice, battle: Battle) -> None:
-    locale = fight.locale
     ma, md = fight.models(a, d)
     sa, sd = ma.start, md.start
     if ma.gone(sa) or md.gone(sd):
@@ -244,22 +242,22 @@ def _rounds(fight: Fight, a: Side, d: Side, dice: Dice, battle: Battle) -> None:
         battle.winner = None if fight.kind == "invade" else outcome(ma.gone(sa), md.gone(sd))
         return
     if not can_ever_hit(fight, ma, md):
-        raise UserError(t("combat.nobody_hits", locale))
+        raise UserError(t("combat.nobody_hits"))
     (sa, first_a), (sd, first_d) = ma.rebuild(sa), md.rebuild(sd)  # the first round starts
     number = 0
     while not ma.gone(sa) and not md.gone(sd):
         if number >= MAX_ROUNDS:
             battle.stopped = True
-            battle.notes.append(t("combat.stopped", locale, rounds=MAX_ROUNDS))
+            battle.notes.append(t("combat.stopped", rounds=MAX_ROUNDS))
             break
         number += 1
         rnd = Round(number)
         for side_name, model, unit in ((ATTACKER, ma, first_a), (DEFENDER, md, first_d)):
             if number == 1 and unit is not None:
-                rnd.volleys.append(Volley(side_name, "repair", taken=[HitTaken(model.units[unit].label(locale), "repaired")]))
+                rnd.volleys.append(Volley(side_name, "repair", taken=[HitTaken(model.units[unit].label(), "repaired")]))
         va, vd = (Volley(name, "combat", blocked=_silenced(fight, name, number)) for name in (ATTACKER, DEFENDER))
-        ha = _roll(fight.round_dice(ATTACKER, ma, sa, md, sd, number), dice, va, locale)
-        hd = _roll(fight.round_dice(DEFENDER, md, sd, ma, sa, number), dice, vd, locale)
+        ha = _roll(fight.round_dice(ATTACKER, ma, sa, md, sd, number), dice, va)
+        hd = _roll(fight.round_dice(DEFENDER, md, sd, ma, sa, number), dice, vd)
         harrow_attack = fight.harrow(d)
         harrow_volley = None
         harrow = 0
@@ -270,31 +268,31 @@ def _rounds(fight: Fight, a: Side, d: Side, dice: Dice, battle: Battle) -> None:
         result = play_round(fight, ma, md, sa, sd, ha, hd, harrow)
         for volley, hit_side, model in ((va, DEFENDER, md), (vd, ATTACKER, ma)):
             combat_events = result.events[hit_side][0][1]
-            volley.taken = _taken(model, combat_events, locale)
+            volley.taken = _taken(model, combat_events)
             rnd.volleys.append(volley)
         for hit_side, model in ((DEFENDER, md), (ATTACKER, ma)):
             for cause, evs in result.events[hit_side][1:]:
                 if cause == "valkyrie":
-                    rnd.volleys.append(Volley(other(hit_side), "valkyrie", hits=len(evs), taken=_taken(model, evs, locale)))
+                    rnd.volleys.append(Volley(other(hit_side), "valkyrie", hits=len(evs), taken=_taken(model, evs)))
         if harrow_volley is not None:
             harrow_events = [evs for cause, evs in result.events[DEFENDER] if cause == "harrow"]
-            harrow_volley.taken = _taken(md, harrow_events[0], locale) if harrow_events else []
+            harrow_volley.taken = _taken(md, harrow_events[0]) if harrow_events else []
             rnd.volleys.append(harrow_volley)
         for side_name, model in ((ATTACKER, ma), (DEFENDER, md)):
             repaired = result.repaired[side_name]
             if repaired:
-                taken = [HitTaken(model.units[index].label(locale), "repaired") for index in repaired]
+                taken = [HitTaken(model.units[index].label(), "repaired") for index in repaired]
                 rnd.volleys.append(Volley(side_name, "repair", taken=taken))
         sa, sd, doomed = after_doom(ma, md, result.a, result.d)
         if doomed:
-            battle.notes.append(t("combat.yin_flagship", locale))
+            battle.notes.append(t("combat.yin_flagship"))
         battle.steps.append(rnd)
         if fight.retreat and fight.retreat[1] == number:
             who = fight.retreat[0]
             model, state = (ma, sa) if who == ATTACKER else (md, sd)
             if not model.gone(state) and not (ma.gone(sa) or md.gone(sd)):
                 battle.retreated = who
-                battle.notes.append(t("combat.retreats", locale, side=t(f"combat.{who}", locale), n=number))
+                battle.notes.append(t("combat.retreats", side=t(f"combat.{who}"), n=number))
                 break
     _apply(ma, sa, a)
     _apply(md, sd, d)
@@ -304,7 +302,7 @@ def _rounds(fight: Fight, a: Side, d: Side, dice: Dice, battle: Battle) -> None:
 def _silenced(fight: Fight, name: str, number: int) -> str:
     """Why a side rolls no dice this round (Magen Defense Grid), or nothing."""
     if number == 1 and fight.silenced(name):
-        return t("combat.magen_silenced", fight.locale, side=t(f"combat.{name}", fight.locale))
+        return t("combat.magen_silenced", side=t(f"combat.{name}"))
     return ""
 
 
@@ -343,10 +341,10 @@ def _control(fight: Fight, battle: Battle) -> None:
     landed = any(u.ground for u in fight.participants(attacker, ATTACKER))  # Naalu fighters go back to space
     battle.control = ATTACKER if landed else DEFENDER
     if not battle.combat:
-        battle.notes.append(t("combat.no_ground_combat", fight.locale))
+        battle.notes.append(t("combat.no_ground_combat"))
     if battle.control == ATTACKER:
         structures = [u for u in defender.units if u.structure]
         for u in structures:
             defender.units.remove(u)
         if structures:
-            battle.notes.append(t("combat.structures_destroyed", fight.locale, count=len(structures)))
+            battle.notes.append(t("combat.structures_destroyed", count=len(structures)))

@@ -22,7 +22,7 @@ from rapidfuzz import fuzz, process
 from tabletop.combat.unitdata import DESCRIPTIVE, EFFECT_FIELDS, GROUND_TYPES, SHIP_TYPES, STRUCTURE_TYPES, unit_entries
 from tabletop.core import text
 from tabletop.core.errors import UserError
-from tabletop.core.i18n import lang, t
+from tabletop.core.i18n import current, lang, t
 
 MAX_UNITS_PER_SIDE = 100
 MAX_COMBAT_VALUE = 10
@@ -61,10 +61,10 @@ class Unit:
     damaged: bool = False
     number: int = 1  # 1, 2, … among units of the same kind on this side
 
-    def name(self, locale="ko") -> str:
-        return self.names.get(lang(locale)) or self.names.get("en") or self.id
+    def name(self, locale: str | None = None) -> str:
+        return self.names.get(lang(locale or current())) or self.names.get("en") or self.id
 
-    def label(self, locale="ko") -> str:
+    def label(self, locale: str | None = None) -> str:
         return f"{self.name(locale)} #{self.number}"
 
     @property
@@ -198,7 +198,7 @@ class UnitBook:
         candidate = f"{uid}-2"
         return candidate if candidate in self.units else None
 
-    def suggest(self, name: str, locale="ko", limit: int = 3) -> list[str]:
+    def suggest(self, name: str, limit: int = 3) -> list[str]:
         """Closest names, shown as "mech (메크)"."""
         k = text.decompose(text.key(name))
         keys = list(self._names)
@@ -240,9 +240,9 @@ class UnitBook:
             number=number,
         )
 
-    def effect_label(self, eid: str, locale="ko") -> str:
+    def effect_label(self, eid: str, locale: str | None = None) -> str:
         row = self.effects[eid]
-        return row["names"].get(lang(locale)) or row["names"]["en"]
+        return row["names"].get(lang(locale or current())) or row["names"]["en"]
 
 
 _COUNTER_WORDS = "기|개|명|대|척"
@@ -256,13 +256,13 @@ _ITEM_RE = re.compile(
 )
 
 
-def parse_side(spec: str, book: UnitBook, locale="ko", field_name: str = "units") -> Side:
+def parse_side(spec: str, book: UnitBook, field_name: str = "units") -> Side:
     """A side from "3 infantry, 1 mech, sardakk"; UserError for anything it cannot use."""
     spec = (spec or "").strip()
     if not spec:
-        raise UserError(t("combat.empty_side", locale, field=field_name))
+        raise UserError(t("combat.empty_side", field=field_name))
     if len(spec) > MAX_SPEC_CHARS:
-        raise UserError(t("combat.spec_too_long", locale, field=field_name, limit=MAX_SPEC_CHARS))
+        raise UserError(t("combat.spec_too_long", field=field_name, limit=MAX_SPEC_CHARS))
     side = Side(units=[])
     counts: dict[str, int] = {}
     named: set[str] = set()
@@ -272,7 +272,7 @@ def parse_side(spec: str, book: UnitBook, locale="ko", field_name: str = "units"
             continue
         m = _ITEM_RE.match(item)
         if not m:
-            raise UserError(t("combat.bad_item", locale, item=item[:40]))
+            raise UserError(t("combat.bad_item", item=item[:40]))
         name = m["name"].strip()
         found = book.find(name)
         if m["bare"] is not None:
@@ -280,59 +280,59 @@ def parse_side(spec: str, book: UnitBook, locale="ko", field_name: str = "units"
             if whole:
                 found = whole
             else:
-                raise UserError(t("combat.ambiguous_count", locale, item=item[:40], name=name[:30], n=m["bare"]))
+                raise UserError(t("combat.ambiguous_count", item=item[:40], name=name[:30], n=m["bare"]))
         count_text = m["count"] or m["count2"] or m["count3"] or m["count4"]
         count = int(count_text) if count_text else 1
         if found and found[0] == "effects":
             if count_text:
-                raise UserError(t("combat.bad_item", locale, item=item[:40]))
+                raise UserError(t("combat.bad_item", item=item[:40]))
             if found[1] in named:
-                side.notes.append(t("combat.effect_once", locale, effect=book.effect_label(found[1], locale)))
+                side.notes.append(t("combat.effect_once", effect=book.effect_label(found[1])))
                 continue
             named.add(found[1])
             side.effects.add(book.effects[found[1]])
-            side.effect_names.append(book.effect_label(found[1], locale))
+            side.effect_names.append(book.effect_label(found[1]))
             continue
         if count <= 0:
-            raise UserError(t("combat.bad_count", locale, item=item[:40]))
+            raise UserError(t("combat.bad_count", item=item[:40]))
         value = int(m["value"]) if m["value"] is not None else None
         dice = int(m["dice"]) if m["dice"] is not None else None
         if found is None:
             if value is None:
-                raise UserError(unknown_unit(book, name, locale))
+                raise UserError(unknown_unit(book, name))
             uid = f"custom:{text.key(name)[:20] or 'unit'}"
             template = Unit(id=uid, names={"ko": name[:30], "en": name[:30]}, type="infantry", ground=True, cost=1.0)
         else:
             template = book.make(found[1], 1)
         if value is not None:
             if not 1 <= value <= MAX_COMBAT_VALUE:
-                raise UserError(t("combat.bad_value", locale, item=item[:40]))
+                raise UserError(t("combat.bad_value", item=item[:40]))
             template.combat = value
         if dice is not None:
             if not 1 <= dice <= 10:
-                raise UserError(t("combat.bad_dice", locale, item=item[:40]))
+                raise UserError(t("combat.bad_dice", item=item[:40]))
             template.dice = dice
         if m["flags"].strip():
             template.sustain = True
         if len(side.units) + count > MAX_UNITS_PER_SIDE:
-            raise UserError(t("combat.too_many_units", locale, field=field_name, limit=MAX_UNITS_PER_SIDE))
+            raise UserError(t("combat.too_many_units", field=field_name, limit=MAX_UNITS_PER_SIDE))
         for _ in range(count):
             counts[template.id] = counts.get(template.id, 0) + 1
             side.units.append(replace(template, number=counts[template.id]))
     if not side.units and not side.effect_names:
-        raise UserError(t("combat.empty_side", locale, field=field_name))
+        raise UserError(t("combat.empty_side", field=field_name))
     return side
 
 
-def unknown_unit(book: UnitBook, name: str, locale) -> str:
+def unknown_unit(book: UnitBook, name: str) -> str:
     """An unknown name, with the closest names when there are any."""
-    suggestions = book.suggest(name, locale)
+    suggestions = book.suggest(name)
     if suggestions:
-        return t("combat.unknown_unit", locale, name=name[:40], suggestions=", ".join(suggestions))
-    return t("combat.unknown_unit_plain", locale, name=name[:40])
+        return t("combat.unknown_unit", name=name[:40], suggestions=", ".join(suggestions))
+    return t("combat.unknown_unit_plain", name=name[:40])
 
 
-def parse_order(spec: str | None, book: UnitBook, locale="ko", side: Side | None = None) -> list[str]:
+def parse_order(spec: str | None, book: UnitBook, side: Side | None = None) -> list[str]:
     """A hit order such as "mech, infantry": unit ids to lose first, in that order. Ad hoc units
     of the side (custom@6) may be named too."""
     out = []
@@ -346,7 +346,7 @@ def parse_order(spec: str | None, book: UnitBook, locale="ko", side: Side | None
             continue
         found = book.find(name)
         if not found or found[0] != "units":
-            raise UserError(unknown_unit(book, name, locale))
+            raise UserError(unknown_unit(book, name))
         out.append(found[1])
     return out
 

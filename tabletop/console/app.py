@@ -36,7 +36,7 @@ def run_line(ctx: commands.Context, line: str) -> list[Reply]:
 def run_command(ctx: commands.Context, line: str) -> Reply | Paged | list[Reply]:
     """One console line to what the command returns, pages kept whole. Never raises."""
     try:
-        actor, name, options = lines.parse_line(line, ctx.locale, lambda value: _is_game(ctx, value))
+        actor, name, options = lines.parse_line(line, lambda value: _is_game(ctx, value))
         with lines.acting(ctx, actor):
             return commands.dispatch(ctx, name, options)
     except UserError as exc:
@@ -44,12 +44,12 @@ def run_command(ctx: commands.Context, line: str) -> Reply | Paged | list[Reply]
     except Exception:  # the console must keep going, like the bot
         error_id = uuid.uuid4().hex[:8]
         log.exception("console command failed [%s]: %r", error_id, line)
-        return error_reply(t("error.unexpected", ctx.locale, error_id=error_id))
+        return error_reply(t("error.unexpected", error_id=error_id))
 
 
 def _is_game(ctx: commands.Context, value: str) -> bool:
     try:
-        check_game(ctx.compendium, value, ctx.locale)
+        check_game(ctx.compendium, value)
     except UserError:
         return False
     return True
@@ -61,12 +61,11 @@ def run(
     stdin: TextIO = sys.stdin,
     stdout: TextIO = sys.stdout,
     as_json: bool = False,
-    locale: str = "ko",
     game: str | None = None,
     user: str = "console",
 ) -> int:
     features.load()
-    ctx = commands.Context(compendium, state, locale=locale, user_id=user, user_name=user, game=game)
+    ctx = commands.Context(compendium, state, user_id=user, user_name=user, game=game)
     if stdin.isatty() and stdout.isatty() and not as_json:
         from tabletop.console.terminal import Terminal  # only a person at a terminal needs it
 

@@ -60,7 +60,7 @@ def acting(ctx: Context, actor: str | None) -> Iterator[None]:
         ctx.user_id, ctx.user_name, ctx.is_admin = saved
 
 
-def parse_line(line: str, locale="ko", is_game: Callable[[str], bool] | None = None) -> tuple[str | None, str, dict[str, str]]:
+def parse_line(line: str, is_game: Callable[[str], bool] | None = None) -> tuple[str | None, str, dict[str, str]]:
     """'as NAME: /agenda vote outcome:가결 votes:4' -> ('NAME', 'agenda vote', {...}).
 
     Free text may stand anywhere between `name:value` options: it goes to the command's first
@@ -74,7 +74,7 @@ def parse_line(line: str, locale="ko", is_game: Callable[[str], bool] | None = N
     line = line.strip()
     actor = None
     if _LONG_AS_RE.match(line):
-        raise UserError(t("console.actor_too_long", locale, limit=MAX_ACTOR))
+        raise UserError(t("console.actor_too_long", limit=MAX_ACTOR))
     m = _AS_RE.match(line)
     if m:
         actor, line = m.group(1).strip(), m.group(2).strip()
@@ -114,7 +114,7 @@ def parse_line(line: str, locale="ko", is_game: Callable[[str], bool] | None = N
                 value = " ".join(parts[:taken])
                 free.append(" ".join(parts[taken:]))
             if option in options:
-                raise UserError(t("console.repeated_option", locale, option=option))
+                raise UserError(t("console.repeated_option", option=option))
             options[option] = value
         text = " ".join(part.strip() for part in free if part.strip())
         first = cmd.options[0].name

@@ -48,4 +48,4 @@ def values(cmd: Command, args: argparse.Namespace) -> dict:
     """The options given, checked and converted by the table (UserError names a bad one)."""
     given = {o.name: getattr(args, o.name) for o in cmd.options if getattr(args, o.name, None) is not None}
     given = {k: " ".join(v) if isinstance(v, list) else v for k, v in given.items()}  # words as typed
-    return convert(cmd, given, args.locale)
+    return convert(cmd, given)

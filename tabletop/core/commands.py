@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from tabletop.core import settings
 from tabletop.core.components import NUMBER, Component, Press
 from tabletop.core.errors import UserError
-from tabletop.core.i18n import t
+from tabletop.core.i18n import current, t
 from tabletop.core.render import Paged, Reply
 
 if TYPE_CHECKING:  # what features put in the context; the table itself never touches them
@@ -33,7 +33,6 @@ class Context:
 
     compendium: Compendium
     state: StateStore
-    locale: str = "ko"
     user_id: str = "console"
     user_name: str = "console"
     guild_id: str = "console"
@@ -41,6 +40,11 @@ class Context:
     is_admin: bool = True
     game: str | None = None  # an explicit choice (console /game) wins over the server default
     resolve_user: Callable[[str], str] | None = None  # a mention's id -> display name (Discord)
+
+    @property
+    def locale(self) -> str:
+        """The request's language: the front end sets it (i18n.speaking) for the whole request."""
+        return current()
 
     def default_game(self) -> str:
         if self.game:
@@ -113,24 +117,22 @@ def _bool(value: str) -> bool | None:
     return None
 
 
-def convert(cmd: Command, raw: dict[str, str], locale) -> dict:
+def convert(cmd: Command, raw: dict[str, str]) -> dict:
     """Check and convert option values given as text; UserError names the bad option."""
     known = {o.name: o for o in cmd.options}
     values: dict = {}
     for name, value in raw.items():
         opt = known.get(name)
         if opt is None:
-            raise UserError(
-                t("error.unknown_option", locale, command=cmd.name, option=name[:40], options=", ".join(known) or "-")
-            )
-        values[name] = convert_value(opt, value, locale)
+            raise UserError(t("error.unknown_option", command=cmd.name, option=name[:40], options=", ".join(known) or "-"))
+        values[name] = convert_value(opt, value)
     for opt in cmd.options:
         if opt.required and (opt.name not in values or values[opt.name] in ("", None)):
-            raise UserError(t("error.missing_option", locale, option=opt.name))
+            raise UserError(t("error.missing_option", option=opt.name))
     return values
 
 
-def convert_value(opt: Option, value, locale):
+def convert_value(opt: Option, value):
     """One option's value, checked; a UserError says in a sentence what is wrong and what fits."""
     if opt.kind == "int":
         low = opt.min_value if opt.min_value is not None else "…"
@@ -138,22 +140,22 @@ def convert_value(opt: Option, value, locale):
         try:
             number = int(str(value).strip())
         except ValueError:
-            raise UserError(t("error.not_a_number", locale, option=opt.name, value=str(value)[:40], low=low, high=high)) from None
+            raise UserError(t("error.not_a_number", option=opt.name, value=str(value)[:40], low=low, high=high)) from None
         if opt.min_value is not None and number < opt.min_value or opt.max_value is not None and number > opt.max_value:
-            raise UserError(t("error.out_of_range", locale, option=opt.name, value=number, low=low, high=high))
+            raise UserError(t("error.out_of_range", option=opt.name, value=number, low=low, high=high))
         return number
     if opt.kind == "bool":
         if isinstance(value, bool):
             return value
         b = _bool(str(value))
         if b is None:
-            raise UserError(t("error.not_a_bool", locale, option=opt.name, value=str(value)[:40]))
+            raise UserError(t("error.not_a_bool", option=opt.name, value=str(value)[:40]))
         return b
     text = str(value).strip()
     if opt.max_length and len(text) > opt.max_length:
-        raise UserError(t("error.too_long", locale, option=opt.name, limit=opt.max_length, length=len(text)))
+        raise UserError(t("error.too_long", option=opt.name, limit=opt.max_length, length=len(text)))
     if opt.choices and text not in opt.choices:
-        raise UserError(t("error.not_a_choice", locale, option=opt.name, value=text[:40], choices=", ".join(opt.choices)))
+        raise UserError(t("error.not_a_choice", option=opt.name, value=text[:40], choices=", ".join(opt.choices)))
     return text
 
 
@@ -167,15 +169,15 @@ def dispatch(ctx: Context, name: str, raw_options: dict[str, str]):
     cmd = COMMANDS.get(name)
     if cmd is None:
         if not name.strip():
-            raise UserError(t("error.no_command", ctx.locale))
+            raise UserError(t("error.no_command"))
         group = name.split(" ", 1)[0]
         subs = subcommands(group)
         if subs:
-            raise UserError(t("error.which_subcommand", ctx.locale, group=group, subs=", ".join(subs)))
-        raise UserError(t("error.unknown_command", ctx.locale, command=name[:40]))
+            raise UserError(t("error.which_subcommand", group=group, subs=", ".join(subs)))
+        raise UserError(t("error.unknown_command", command=name[:40]))
     if cmd.admin and not ctx.is_admin:
-        raise UserError(t("error.no_permission", ctx.locale))
-    return cmd.handler(ctx, **convert(cmd, raw_options, ctx.locale))
+        raise UserError(t("error.no_permission"))
+    return cmd.handler(ctx, **convert(cmd, raw_options))
 
 
 def run(ctx: Context, command_name: str, /, **values):
@@ -211,7 +213,7 @@ def logged_command(ctx: Context, roll_id: int) -> tuple[str, dict]:
     """The command and options of a logged roll; a UserError when there is no such roll."""
     spec = ctx.state.logged_roll(roll_id)
     if spec is None:
-        raise UserError(t("dice.unknown_roll", ctx.locale))
+        raise UserError(t("dice.unknown_roll"))
     data = json.loads(spec)
     return data["command"], data["options"]
 

@@ -117,7 +117,7 @@ def press(ctx: Context, custom_id: str, chosen: str | None = None, inputs: dict[
     """Run what a button or a menu option does (NeedsInput: ask, then press again)."""
     found = find(custom_id)
     if found is None or found[0].handler is None:
-        raise UserError(t("error.unknown_button", ctx.locale))
+        raise UserError(t("error.unknown_button"))
     comp, values = found
     return comp.handler(ctx, Press(values, chosen, dict(inputs or {})))  # type: ignore[misc]
 

@@ -12,6 +12,9 @@ from __future__ import annotations
 import json
 import re
 import string
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import cache
 from pathlib import Path
 
@@ -20,6 +23,26 @@ DEFAULT_LOCALE = "ko"
 CATALOGUE_DIR = Path(__file__).with_name("locales")
 # Discord locales we localise into, and the language each maps to.
 DISCORD_LOCALES = {"ko": "ko", "ja": "ja", "en-US": "en", "en-GB": "en"}
+
+
+# The language of the request being answered: set once per interaction, console line or command
+# line by the front end (`speaking`), read by every message below it, never passed around.
+LOCALE: ContextVar[str] = ContextVar("locale", default=DEFAULT_LOCALE)
+
+
+def current() -> str:
+    """The language of the request being answered: 'ko' | 'en' | 'ja'."""
+    return LOCALE.get()
+
+
+@contextmanager
+def speaking(locale: object | None) -> Iterator[str]:
+    """Answer in this language within the block (a Discord locale like 'en-US' is fine)."""
+    token = LOCALE.set(lang(locale))
+    try:
+        yield LOCALE.get()
+    finally:
+        LOCALE.reset(token)
 
 
 def lang(locale: object | None) -> str:
@@ -82,9 +105,10 @@ class _Formatter(string.Formatter):
 _FORMATTER = _Formatter()
 
 
-def t(key: str, locale: object | None = DEFAULT_LOCALE, **values: object) -> str:
-    """The text for `key` in the user's language (Korean when a locale lacks it), filled in."""
-    text = catalogue(lang(locale)).get(key) or catalogue(DEFAULT_LOCALE)[key]
+def t(key: str, locale: object | None = None, **values: object) -> str:
+    """The text for `key` in the request's language (or `locale`, for text stored in another:
+    an agenda's message), Korean when a locale lacks it, filled in."""
+    text = catalogue(lang(locale) if locale is not None else LOCALE.get()).get(key) or catalogue(DEFAULT_LOCALE)[key]
     return _FORMATTER.format(text, **values) if values else text
 
 

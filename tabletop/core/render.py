@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from tabletop.core.i18n import t
+from tabletop.core.i18n import current, t
 
 # Discord's limits (https://discord.com/developers/docs/resources/message#embed-object-embed-limits)
 TITLE_MAX = 256
@@ -213,7 +213,7 @@ class Paged:
     pages: list[Embed]
     start: int = 0
     rows: list[list] = field(default_factory=list)
-    locale: str = "ko"
+    locale: str = field(default_factory=current)  # its ◀ ▶ keep the asker's language
     note: str = ""  # a line above the pages ("found in another game")
     files: list[Attachment] = field(default_factory=list)  # sent with the first message
 
@@ -383,6 +383,6 @@ def truncate_label(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def footer_page(locale, page: int, pages: int, prefix: str = "") -> str:
-    label = t("page", locale, page=page, pages=pages) if pages > 1 else ""
+def footer_page(page: int, pages: int, prefix: str = "") -> str:
+    label = t("page", page=page, pages=pages) if pages > 1 else ""
     return " · ".join(x for x in (prefix, label) if x)

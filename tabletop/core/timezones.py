@@ -11,7 +11,7 @@ from tabletop.core.errors import UserError
 from tabletop.core.i18n import t
 
 
-def check_zone(name: str, locale="ko") -> str:
+def check_zone(name: str) -> str:
     """An IANA zone name as given (Asia/Seoul, Europe/Berlin, UTC); UserError otherwise."""
     name = (name or "").strip()
     try:
@@ -19,7 +19,7 @@ def check_zone(name: str, locale="ko") -> str:
             raise ValueError(name)
         ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError):
-        raise UserError(t("settings.bad_timezone", locale, zone=name[:40])) from None
+        raise UserError(t("settings.bad_timezone", zone=name[:40])) from None
     return name
 
 

@@ -27,55 +27,54 @@ def rules_field(ctx: Context, section_id: str) -> tuple[str, str] | None:
     return f"{section.number} {section.title}", value
 
 
-def _pages(title_key: str, lines: list[str], seed: int, locale, again_id, quote, section: str, label_key: str) -> Paged:
-    embed = Embed(title=t(title_key, locale), description="\n".join(lines), footer=t("combat.seed", locale, seed=seed))
+def _pages(title_key: str, lines: list[str], seed: int, again_id, quote, section: str, label_key: str) -> Paged:
+    embed = Embed(title=t(title_key), description="\n".join(lines), footer=t("combat.seed", seed=seed))
     if quote:
         embed.fields.append(quote)
-    row = [_open(t(label_key, locale), section)]
+    row = [_open(t(label_key), section)]
     if again_id:
-        row.append(Button(t("combat.again", locale), again_id, emoji="🎲"))
-    return Paged([embed], rows=[row], locale=str(locale))
+        row.append(Button(t("combat.again"), again_id, emoji="🎲"))
+    return Paged([embed], rows=[row])
 
 
-def meteor_pages(incoming: list[Incoming], seed: int, locale, again_id: str | None, quote=None) -> Paged:
+def meteor_pages(incoming: list[Incoming], seed: int, again_id: str | None, quote=None) -> Paged:
     lines = [
         t(
             "gt.meteor.line",
-            locale,
             n=i,
-            what=t(f"gt.{m.kind}.{m.size}", locale),
-            where=t(f"gt.dir.{m.direction}", locale),
+            what=t(f"gt.{m.kind}.{m.size}"),
+            where=t(f"gt.dir.{m.direction}"),
             a=m.dice[0],
             b=m.dice[1],
             total=m.line,
         )
         + " → "
-        + t(f"gt.{m.along}", locale, n=m.line)
+        + t(f"gt.{m.along}", n=m.line)
         for i, m in enumerate(incoming, 1)
     ]
-    return _pages("gt.meteor.title", lines, seed, locale, again_id, quote, "meteor-swarm", "gt.rules.meteors")
+    return _pages("gt.meteor.title", lines, seed, again_id, quote, "meteor-swarm", "gt.rules.meteors")
 
 
-def sabotage_pages(attempts, seed: int, locale, again_id: str | None, quote=None) -> Paged:
+def sabotage_pages(attempts, seed: int, again_id: str | None, quote=None) -> Paged:
     lines = [
-        t("gt.sabotage.line", locale, n=i, c1=c[0], c2=c[1], column=sum(c), r1=r[0], r2=r[1], row=sum(r))
+        t("gt.sabotage.line", n=i, c1=c[0], c2=c[1], column=sum(c), r1=r[0], r2=r[1], row=sum(r))
         for i, (c, r) in enumerate(attempts, 1)
     ]
-    return _pages("gt.sabotage.title", lines, seed, locale, again_id, quote, "sabotage", "gt.rules.sabotage")
+    return _pages("gt.sabotage.title", lines, seed, again_id, quote, "sabotage", "gt.rules.sabotage")
 
 
 @command("gt meteor", Option("incoming", max_length=300), SEED)
 def gt_meteor(ctx: Context, incoming: str | None = None, seed=None):
-    items = parse_incoming(incoming, ctx.locale)
-    seed = parse_seed(seed, ctx.locale)
+    items = parse_incoming(incoming)
+    seed = parse_seed(seed)
     roll_incoming(items, Dice(seed))
     roll_id = log_roll(ctx, "gt meteor", {"incoming": incoming} if incoming else {}, seed, " ".join(str(i.line) for i in items))
-    return meteor_pages(items, seed, ctx.locale, again_id(roll_id), rules_field(ctx, "meteor-swarm"))
+    return meteor_pages(items, seed, again_id(roll_id), rules_field(ctx, "meteor-swarm"))
 
 
 @command("gt sabotage", SEED)
 def gt_sabotage(ctx: Context, seed=None):
-    seed = parse_seed(seed, ctx.locale)
+    seed = parse_seed(seed)
     attempts = roll_sabotage(Dice(seed))
     roll_id = log_roll(ctx, "gt sabotage", {}, seed, " ".join(f"{sum(c)}/{sum(r)}" for c, r in attempts))
-    return sabotage_pages(attempts, seed, ctx.locale, again_id(roll_id), rules_field(ctx, "sabotage"))
+    return sabotage_pages(attempts, seed, again_id(roll_id), rules_field(ctx, "sabotage"))

@@ -58,7 +58,7 @@ def _lookup(word: str, table: dict) -> str | None:
 _COUNT_RE = re.compile(r"^(?:[x×*](\d{1,2})|(\d{1,2})(?:[x×개번발])?)$", re.IGNORECASE)
 
 
-def parse_incoming(spec: str | None, locale="ko") -> list[Incoming]:
+def parse_incoming(spec: str | None) -> list[Incoming]:
     """'large front, small left x2, heavy shot right' / '큰 앞, 3 작은 왼쪽'. Left out entirely:
     one small meteor from the front. Every word must be a size, a kind, a direction or a
     count: nothing typed is dropped or guessed."""
@@ -66,7 +66,7 @@ def parse_incoming(spec: str | None, locale="ko") -> list[Incoming]:
         return [Incoming("meteor", "small", "front")]
     items = [x.strip() for x in re.split(r"[,，、;\n]", spec) if x.strip()]
     if not items:  # ',,,' names nothing
-        raise UserError(t("gt.empty_incoming", locale, spec=spec.strip()[:40]))
+        raise UserError(t("gt.empty_incoming", spec=spec.strip()[:40]))
     out: list[Incoming] = []
     for item in items:
         spaced = re.sub(r"([x×*])\s+(\d)", r"\1\2", item, flags=re.IGNORECASE)
@@ -85,17 +85,17 @@ def parse_incoming(spec: str | None, locale="ko") -> list[Incoming]:
             elif number:
                 count = int(number.group(1) or number.group(2))
             else:
-                raise UserError(t("gt.bad_incoming", locale, item=item[:40]))
+                raise UserError(t("gt.bad_incoming", item=item[:40]))
         if len(set(directions)) > 1:
-            raise UserError(t("gt.two_directions", locale, item=item[:40]))
+            raise UserError(t("gt.two_directions", item=item[:40]))
         if not directions or count < 1:
-            raise UserError(t("gt.bad_incoming", locale, item=item[:40]))
+            raise UserError(t("gt.bad_incoming", item=item[:40]))
         if shot and kind_size and kind_size[0] == "meteor":
             kind_size = ("shot", "light" if kind_size[1] == "small" else "heavy")
         kind_size = kind_size or (("shot", "light") if shot else ("meteor", "small"))
         out += [Incoming(kind_size[0], kind_size[1], directions[0]) for _ in range(count)]
         if len(out) > MAX_INCOMING:
-            raise UserError(t("gt.too_many", locale, limit=MAX_INCOMING))
+            raise UserError(t("gt.too_many", limit=MAX_INCOMING))
     return out
 
 

@@ -52,31 +52,31 @@ def error_reply(message: str) -> Reply:
     return Reply(embeds=[Embed(description=message, color=COLOR_ERROR)], ephemeral=True)
 
 
-def check_query(query: str | None, locale) -> str:
+def check_query(query: str | None) -> str:
     query = (query or "").strip()
     if not query:
-        raise UserError(t("empty_query", locale))
+        raise UserError(t("empty_query"))
     if len(query) > MAX_QUERY_CHARS:
-        raise UserError(t("query_too_long", locale, length=len(query), limit=MAX_QUERY_CHARS))
+        raise UserError(t("query_too_long", length=len(query), limit=MAX_QUERY_CHARS))
     return query
 
 
-def rules_warning(compendium: Compendium, locale) -> str:
+def rules_warning(compendium: Compendium) -> str:
     """For the admin, in their language: why answers may come from an older database (or none);
     empty when the database matches the rule packs."""
     status = compendium.status
     if not status.kind:
         return ""
     if status.path is None:
-        head = t("rules.missing.invalid", locale)
+        head = t("rules.missing.invalid")
     else:
-        head = t(f"rules.stale.{status.kind}", locale)
+        head = t(f"rules.stale.{status.kind}")
     return "\n".join([head, *(f"  {m}" for m in status.problems[:20])])
 
 
-def check_game(compendium: Compendium, game: str | None, locale) -> str:
+def check_game(compendium: Compendium, game: str | None) -> str:
     if not compendium.packs:  # the rules could not be loaded at all (the admin is told why)
-        raise UserError(t("rules.unavailable", locale))
+        raise UserError(t("rules.unavailable"))
     wanted = (game or DEFAULT_GAME).strip()
     key = rules_text.key(wanted)
     names = {
@@ -88,10 +88,10 @@ def check_game(compendium: Compendium, game: str | None, locale) -> str:
     if exact or len(starts) == 1:  # or the start of one game's name only: 'twilight', '리프트'
         return (exact or starts)[0]
     if len(starts) > 1:  # '갤럭시': the games it could mean
-        could = ", ".join(f"{pid} ({compendium.packs[pid].name(str(locale))})" for pid in starts)
-        raise UserError(t("ambiguous_game", locale, game=wanted[:50], games=could))
-    games = ", ".join(f"{p.id} ({p.name(str(locale))})" for p in compendium.packs.values())
-    raise UserError(t("unknown_game", locale, game=wanted[:50], games=games))
+        could = ", ".join(f"{pid} ({compendium.packs[pid].name()})" for pid in starts)
+        raise UserError(t("ambiguous_game", game=wanted[:50], games=could))
+    games = ", ".join(f"{p.id} ({p.name()})" for p in compendium.packs.values())
+    raise UserError(t("unknown_game", game=wanted[:50], games=games))
 
 
 # --- a section as pages ------------------------------------------------------------------
@@ -108,7 +108,7 @@ def section_heading(section: Section) -> str:
     return " · ".join(parts)
 
 
-def rule_block(rule: Rule, highlighted: bool, locale) -> str:
+def rule_block(rule: Rule, highlighted: bool) -> str:
     lines: list[str] = []
     if rule.heading:
         lines.append(f"**{rule.id} {escape_md(rule.heading)}**")
@@ -130,7 +130,7 @@ def rule_block(rule: Rule, highlighted: bool, locale) -> str:
         else:
             lines.append(escape_md(item.text))
     if rule.editor_note:
-        lines.append(f"*{t('editor_note', locale)}: {escape_md(rule.editor_note)}*")
+        lines.append(f"*{t('editor_note')}: {escape_md(rule.editor_note)}*")
     if highlighted:
         lines[0] = "▶ " + lines[0]
         lines = ["> " + line for line in lines]
@@ -146,7 +146,7 @@ class RuleAnswer(Paged):
     related: tuple[RelatedTopic, ...] = ()
 
 
-def related_rows(section: Section, related: tuple[RelatedTopic, ...], locale) -> list[list]:
+def related_rows(section: Section, related: tuple[RelatedTopic, ...]) -> list[list]:
     linked: dict[str, RelatedTopic] = {}
     for topic in related:
         if topic.target:
@@ -161,10 +161,10 @@ def related_rows(section: Section, related: tuple[RelatedTopic, ...], locale) ->
             ]
         ]
     options = [SelectOption(truncate_label(topic.name, SELECT_LABEL_MAX), target) for target, topic in list(linked.items())[:25]]
-    return [[Select(RELATED_MENU.id(game=section.pack), t("related.select", locale), options)]]
+    return [[Select(RELATED_MENU.id(game=section.pack), t("related.select"), options)]]
 
 
-def section_answer(compendium: Compendium, section: Section, rule_id: str | None, locale="ko") -> RuleAnswer:
+def section_answer(compendium: Compendium, section: Section, rule_id: str | None) -> RuleAnswer:
     blocks: list[str] = []
     highlight_block = None
     if section.part:
@@ -174,9 +174,9 @@ def section_answer(compendium: Compendium, section: Section, rule_id: str | None
     for rule in section.rules:
         if rule.id == rule_id:
             highlight_block = len(blocks)
-        blocks.append(rule_block(rule, rule.id == rule_id, locale))
+        blocks.append(rule_block(rule, rule.id == rule_id))
     if section.editor_note:
-        blocks.append(f"*{t('editor_note', locale)}: {escape_md(section.editor_note)}*")
+        blocks.append(f"*{t('editor_note')}: {escape_md(section.editor_note)}*")
     related = compendium.related(section)
     related_fields = []
     if related:
@@ -184,14 +184,12 @@ def section_answer(compendium: Compendium, section: Section, rule_id: str | None
             (
                 f"{escape_md(r.name)} (→{compendium.known_section(section.pack, r.target).number})"
                 if r.target
-                else f"{escape_md(r.name)} {t('related.missing', locale)}"
+                else f"{escape_md(r.name)} {t('related.missing')}"
             )
             for r in related
         ]
         chunks = chunk_lines(names, FIELD_VALUE_MAX)
-        related_fields = [
-            (t("related", locale) + (f" ({i + 1})" if len(chunks) > 1 else ""), chunk) for i, chunk in enumerate(chunks)
-        ]
+        related_fields = [(t("related") + (f" ({i + 1})" if len(chunks) > 1 else ""), chunk) for i, chunk in enumerate(chunks)]
     pack = compendium.packs[section.pack]
     raw_pages = paginate(blocks)
     embeds, start = [], 0
@@ -199,88 +197,88 @@ def section_answer(compendium: Compendium, section: Section, rule_id: str | None
     for i, (text, members) in enumerate(raw_pages):
         if highlight_block is not None and highlight_block in members and not start:
             start = i
-        prefix = pack.name(str(locale))
+        prefix = pack.name()
         if rule_id:
-            prefix = f"{prefix} · {t('matched', locale, rule=rule_id)}"
+            prefix = f"{prefix} · {t('matched', rule=rule_id)}"
         embeds.append(
             Embed(
                 title=title,
                 description=text,
                 fields=list(related_fields),
-                footer=footer_page(locale, i + 1, len(raw_pages), prefix),
+                footer=footer_page(i + 1, len(raw_pages), prefix),
                 color=COLOR_HIGHLIGHT if highlight_block in members else COLOR_RULE,
             )
         )
-    rows = related_rows(section, related, locale)
+    rows = related_rows(section, related)
     url = links.site_url(section.pack, section.id, rule_id)
     if url:  # the same rule on the rules website, at its anchor
-        rows.append([Button(t("site.open", locale), "", url=url)])
-    return RuleAnswer(embeds, start, rows, str(locale), section=section, rule=rule_id, related=related)
+        rows.append([Button(t("site.open"), "", url=url)])
+    return RuleAnswer(embeds, start, rows, section=section, rule=rule_id, related=related)
 
 
-def missing_answer(compendium: Compendium, topic: MissingTopic, locale="ko") -> RuleAnswer:
+def missing_answer(compendium: Compendium, topic: MissingTopic) -> RuleAnswer:
     """The honest answer for a rules topic the document has no section for: its name, its
     English name, and the sections that mention it, one click away."""
     pack = compendium.packs[topic.pack]
     name = f"{topic.name} ({topic.english})" if topic.english else topic.name
-    lines = [t("missing.topic", locale, topic=escape_md(name), document=escape_md(pack.description or pack.name(locale)))]
+    lines = [t("missing.topic", topic=escape_md(name), document=escape_md(pack.description or pack.name()))]
     sections = [compendium.known_section(topic.pack, sid) for sid in topic.mentions]
     if sections:
-        lines.append(t("missing.mentions", locale))
+        lines.append(t("missing.mentions"))
         lines += [f"• {escape_md(section_heading(s))}" for s in sections]
     page = Embed(title=truncate_label(name, 256), description="\n".join(lines), color=COLOR_RULE)
     buttons = [
         Button(truncate_label(section_heading(s), 80), OPEN_SECTION.id(game=topic.pack, section=s.id))
         for s in sections[:MAX_RELATED_BUTTONS]
     ]
-    return RuleAnswer(pages=[page], rows=[buttons] if buttons else [], locale=str(locale))
+    return RuleAnswer(pages=[page], rows=[buttons] if buttons else [])
 
 
-def no_such_number(compendium: Compendium, query: str, game: str, locale) -> None:
+def no_such_number(compendium: Compendium, query: str, game: str) -> None:
     """A rule number the document does not have never opens another rule: say so, with the
     pack's range (UserError)."""
     span = compendium.search.number_range(query, game)
     if span:
-        name = compendium.packs[game].name(str(locale))
-        raise UserError(t("no_such_rule", locale, number=query.strip(), game=name, first=span[0], last=span[1]))
+        name = compendium.packs[game].name()
+        raise UserError(t("no_such_rule", number=query.strip(), game=name, first=span[0], last=span[1]))
 
 
-def lookup(compendium: Compendium, query: str, game: str = "ti4", locale="ko") -> RuleAnswer:
+def lookup(compendium: Compendium, query: str, game: str = "ti4") -> RuleAnswer:
     """/rule: the best section for a query, opened at the matched rule; for a topic the document
     lacks, the honest answer that says so; UserError when nothing fits."""
-    query = check_query(query, locale)
-    game = check_game(compendium, game, locale)
+    query = check_query(query)
+    game = check_game(compendium, game)
     results = compendium.search.search(query, game, limit=1)
     if not results:
-        no_such_number(compendium, query, game, locale)
+        no_such_number(compendium, query, game)
         missing = compendium.search.missing(query, game)
         if missing:
-            return missing_answer(compendium, missing[0], locale)
-        raise UserError(t("no_result", locale, query=query))
+            return missing_answer(compendium, missing[0])
+        raise UserError(t("no_result", query=query))
     best = results[0]
-    answer = section_answer(compendium, compendium.known_section(game, best.section), best.rule, locale)
-    answer.note = absent_note(best, locale)
+    answer = section_answer(compendium, compendium.known_section(game, best.section), best.rule)
+    answer.note = absent_note(best)
     return answer
 
 
-def open_section(compendium: Compendium, game: str, value: str, locale="ko") -> RuleAnswer:
+def open_section(compendium: Compendium, game: str, value: str) -> RuleAnswer:
     """Open a section from a button or select value: "79" or "79:79.1"."""
     section_id, _, rule_id = value.partition(":")
     section = compendium.section(game, section_id)
     if section is None:
-        raise UserError(t("no_result", locale, query=value[:50]))
-    return section_answer(compendium, section, rule_id or None, locale)
+        raise UserError(t("no_result", query=value[:50]))
+    return section_answer(compendium, section, rule_id or None)
 
 
 @OPEN_SECTION.on_press
 def _open_button(ctx: Context, press: Press) -> RuleAnswer:
-    return open_section(ctx.compendium, press.values["game"], press.values["section"], ctx.locale)
+    return open_section(ctx.compendium, press.values["game"], press.values["section"])
 
 
 @RELATED_MENU.on_press
 @RESULTS_MENU.on_press
 def _open_chosen(ctx: Context, press: Press) -> RuleAnswer:
-    return open_section(ctx.compendium, press.values["game"], press.chosen or "", ctx.locale)
+    return open_section(ctx.compendium, press.values["game"], press.chosen or "")
 
 
 # --- result lists --------------------------------------------------------------------------
@@ -299,7 +297,7 @@ def result_label(compendium: Compendium, r: Result) -> str:
     return f"{head} — {r.rule}" if r.rule else head
 
 
-def results_reply(compendium: Compendium, query: str, results: list[Result], locale, title_key="search.title") -> Reply:
+def results_reply(compendium: Compendium, query: str, results: list[Result], title_key="search.title") -> Reply:
     lines = []
     options = []
     for i, r in enumerate(results, 1):
@@ -315,26 +313,26 @@ def results_reply(compendium: Compendium, query: str, results: list[Result], loc
         )
     game = results[0].pack
     embed = Embed(
-        title=truncate_label(t(title_key, locale, query=query), 256),
+        title=truncate_label(t(title_key, query=query), 256),
         description="\n".join(lines),
-        footer=compendium.packs[game].name(str(locale)),
+        footer=compendium.packs[game].name(),
     )
-    rows = [[Select(RESULTS_MENU.id(game=game), t("search.select", locale), options)]] if options else []
+    rows = [[Select(RESULTS_MENU.id(game=game), t("search.select"), options)]] if options else []
     return Reply(embeds=[embed], rows=rows)
 
 
-def search_reply(compendium: Compendium, query: str, game: str = "ti4", locale="ko", limit: int = 5) -> Reply:
+def search_reply(compendium: Compendium, query: str, game: str = "ti4", limit: int = 5) -> Reply:
     """/search: the top matches with a one-line snippet each and a menu to open one."""
-    query = check_query(query, locale)
-    game = check_game(compendium, game, locale)
+    query = check_query(query)
+    game = check_game(compendium, game)
     results = compendium.search.search(query, game, limit=limit)
     if not results:
-        no_such_number(compendium, query, game, locale)
+        no_such_number(compendium, query, game)
         missing = compendium.search.missing(query, game)
         if missing:
-            return missing_answer(compendium, missing[0], locale).reply()
-        raise UserError(t("no_result", locale, query=query))
-    return results_reply(compendium, query, results, locale)
+            return missing_answer(compendium, missing[0]).reply()
+        raise UserError(t("no_result", query=query))
+    return results_reply(compendium, query, results)
 
 
 def games_named_in(compendium: Compendium, query: str) -> list[str]:
@@ -360,37 +358,37 @@ def games_named_in(compendium: Compendium, query: str) -> list[str]:
     return sorted(found, key=lambda pid: -found[pid])
 
 
-def absent_note(result: Result, locale) -> str:
+def absent_note(result: Result) -> str:
     """Above an answer from a section that mentions a topic the document has no entry for."""
     topic = result.absent
     if topic is None:
         return ""
     name = f"{topic.name} ({topic.english})" if topic.english else topic.name
-    return t("absent.note", locale, topic=name)
+    return t("absent.note", topic=name)
 
 
-def chat_answer(compendium: Compendium, query: str, game: str = "ti4", locale="ko") -> RuleAnswer | Reply:
+def chat_answer(compendium: Compendium, query: str, game: str = "ti4") -> RuleAnswer | Reply:
     """Chat mode (?질문): the answer when the match is clear, "did you mean" when it is weak.
     It stays in the server's game unless the question names another game by its own name."""
-    query = check_query(query, locale)
-    game = check_game(compendium, game, locale)
+    query = check_query(query)
+    game = check_game(compendium, game)
     note = ""
     named = [g for g in games_named_in(compendium, query) if g != game]
     if named and game not in games_named_in(compendium, query):
-        game, note = named[0], t("chat.other_game", locale, game=compendium.packs[named[0]].name(str(locale)))
+        game, note = named[0], t("chat.other_game", game=compendium.packs[named[0]].name())
     results = compendium.search.search(query, game, limit=3)
     if not results:
-        no_such_number(compendium, query, game, locale)
+        no_such_number(compendium, query, game)
         missing = compendium.search.missing(query, game)
         if missing:
-            return missing_answer(compendium, missing[0], locale)
-        raise UserError(t("no_result", locale, query=query))
+            return missing_answer(compendium, missing[0])
+        raise UserError(t("no_result", query=query))
     if results[0].confident:
-        answer = section_answer(compendium, compendium.known_section(game, results[0].section), results[0].rule, locale)
-        answer.note = "\n".join(x for x in (note, absent_note(results[0], locale)) if x)
+        answer = section_answer(compendium, compendium.known_section(game, results[0].section), results[0].rule)
+        answer.note = "\n".join(x for x in (note, absent_note(results[0])) if x)
         return answer
-    reply = results_reply(compendium, query, results, locale, title_key="search.title")
-    reply.content = "\n".join(x for x in (note, t("did_you_mean", locale)) if x)
+    reply = results_reply(compendium, query, results, title_key="search.title")
+    reply.content = "\n".join(x for x in (note, t("did_you_mean")) if x)
     return reply
 
 

@@ -12,11 +12,11 @@ PRIVATE = Option("private", kind="bool")
 
 @command("rule", QUERY, GAME, PRIVATE)
 def rule(ctx: Context, query: str, game: str | None = None, private: bool = False):
-    return answers.lookup(ctx.compendium, query, game or ctx.default_game(), ctx.locale)
+    return answers.lookup(ctx.compendium, query, game or ctx.default_game())
 
 
 @command("search", QUERY, GAME, PRIVATE)
 def search(ctx: Context, query: str, game: str | None = None, private: bool = False):
-    reply = answers.search_reply(ctx.compendium, query, game or ctx.default_game(), ctx.locale)
+    reply = answers.search_reply(ctx.compendium, query, game or ctx.default_game())
     reply.ephemeral = private
     return reply

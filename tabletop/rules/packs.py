@@ -12,6 +12,8 @@ from pathlib import Path
 
 import yaml
 
+from tabletop.core.i18n import current, lang
+
 LANGUAGES = ("ko", "en", "ja")
 ITEM_KINDS = ("bullet", "step", "para", "row")  # row: a table row, its cells as a list
 TITLE_FROM = ("heading", "inline", "editor")
@@ -110,8 +112,8 @@ class Pack:
     numbering: str = "source"  # "source": rule numbers are the document's; "generated": ours
     lexicon: tuple[Term, ...] = ()
 
-    def name(self, locale: str = "ko") -> str:
-        return self.names.get(locale[:2], self.names["ko"])
+    def name(self, locale: str | None = None) -> str:
+        return self.names.get(lang(locale or current()), self.names["ko"])
 
 
 class PackError(Exception):

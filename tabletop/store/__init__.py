@@ -24,21 +24,21 @@ def is_postgresql(target: str) -> bool:
     return target.startswith(("postgresql:", "postgres:"))
 
 
-def open_state(target: Path | str | None = None, locale="ko") -> StateStore:
+def open_state(target: Path | str | None = None) -> StateStore:
     """The store `target` names (default: `state_target()`)."""
     where = str(target) if target is not None else state_target()
     if is_postgresql(where):
         from tabletop.store import postgres  # psycopg is loaded only by those who use it
 
         if not postgres.is_url(where):
-            raise StateUnavailable(t("state.bad_url", locale, url=postgres.shown(where), reason="postgresql://…"))
-        return postgres.PostgresState(where, locale)
-    return SqliteState(where, locale)
+            raise StateUnavailable(t("state.bad_url", url=postgres.shown(where), reason="postgresql://…"))
+        return postgres.PostgresState(where)
+    return SqliteState(where)
 
 
-def stand_in(message: str, locale="ko") -> StateStore:
+def stand_in(message: str) -> StateStore:
     """A store that refuses every write with `message` (the real one could not be opened)."""
-    return SqliteState.unavailable(message, locale)
+    return SqliteState.unavailable(message)
 
 
 __all__ = [

@@ -79,7 +79,6 @@ class StateStore:
 
     dialect = ""
     target = ""  # the file path or URL (without its password), for messages
-    locale = "ko"
     refusal = ""  # why writes are refused (read-only), empty when they are not
     stand_in = False  # no store behind it (it could not be opened): reads say so too
 
@@ -111,7 +110,7 @@ class StateStore:
             "insert into handled_requests (id, at) values (?, ?) on conflict (id) do nothing returning id", (key, now_text())
         ).fetchone()
         if claimed is None:
-            raise UserError(t("state.repeated_request", self.locale))
+            raise UserError(t("state.repeated_request"))
         forget = (datetime.now(UTC) - REQUEST_MEMORY).strftime("%Y-%m-%dT%H:%M:%S")
         conn.execute("delete from handled_requests where at < ?", (forget,))
 

@@ -99,10 +99,9 @@ class _Connection:
 class PostgresState(StateStore):
     dialect = "postgresql"
 
-    def __init__(self, url: str, locale="ko", pool_size: int = POOL_SIZE):
+    def __init__(self, url: str, pool_size: int = POOL_SIZE):
         self.url = url
         self.target = shown(url)
-        self.locale = locale
         self.refusal = ""
         self.stand_in = False
         self.problem = ""  # why the server cannot be used now; empty while it can
@@ -112,7 +111,7 @@ class PostgresState(StateStore):
         try:
             psycopg.conninfo.conninfo_to_dict(url)
         except psycopg.ProgrammingError as exc:
-            raise StateUnavailable(t("state.bad_url", locale, url=self.target, reason=_first_line(exc))) from None
+            raise StateUnavailable(t("state.bad_url", url=self.target, reason=_first_line(exc))) from None
         self.pool = psycopg_pool.ConnectionPool(
             url,
             min_size=1,
@@ -132,7 +131,7 @@ class PostgresState(StateStore):
     def _unreachable(self, exc: BaseException) -> UserError:
         timed_out = isinstance(exc, psycopg_pool.PoolTimeout)
         reason = f"no connection within {CHECKOUT_WAIT:.0f} s" if timed_out else _first_line(exc)
-        self.problem = t("state.server_unavailable", self.locale, url=self.target, reason=reason)
+        self.problem = t("state.server_unavailable", url=self.target, reason=reason)
         self._failed_at = time.monotonic()
         return UserError(self.problem)
 
@@ -164,7 +163,7 @@ class PostgresState(StateStore):
             if row is None:
                 conn.execute("insert into schema_version values (0)")
             if current > len(scripts):
-                raise StateUnavailable(t("state.too_new", self.locale, path=self.target, version=current, ours=len(scripts)))
+                raise StateUnavailable(t("state.too_new", path=self.target, version=current, ours=len(scripts)))
             for script in scripts[current:]:
                 for statement in render(script, self.dialect):
                     conn.execute(statement)

@@ -28,10 +28,9 @@ class SqliteState(StateStore):
 
     dialect = "sqlite"
 
-    def __init__(self, path: Path | str | None = None, locale="ko"):
+    def __init__(self, path: Path | str | None = None):
         self.path = str(path or state_db_path())
         self.target = self.path
-        self.locale = locale
         self.lock = threading.RLock()
         self.refusal = ""
         self.stand_in = False
@@ -39,7 +38,7 @@ class SqliteState(StateStore):
             self.conn = self._connect()
             self.migrate()
         except (sqlite3.Error, OSError) as exc:  # a corrupt file reads as "not a database" here
-            raise StateUnavailable(t("state.unavailable", locale, path=self.path, reason=_reason(exc))) from None
+            raise StateUnavailable(t("state.unavailable", path=self.path, reason=_reason(exc))) from None
 
     def _connect(self) -> sqlite3.Connection:
         if self.path == ":memory:":
@@ -72,7 +71,7 @@ class SqliteState(StateStore):
             if not target.exists():
                 raise
             # the file is there but cannot be written: read what it holds, refuse changes
-            self.refusal = t("state.read_only", self.locale, path=self.path)
+            self.refusal = t("state.read_only", path=self.path)
             log.warning("state database %s is read-only (%s): reads only", self.path, _reason(exc))
             uri = f"file:{target.resolve()}?mode=ro"
             try:
@@ -93,11 +92,11 @@ class SqliteState(StateStore):
         return conn
 
     @classmethod
-    def unavailable(cls, message: str, locale="ko") -> SqliteState:
+    def unavailable(cls, message: str) -> SqliteState:
         """A stand-in when the real store cannot be opened: every write is refused with the
         message, and state commands that read (an agenda, the log) answer with it too; rules
         and dice need no state and keep answering."""
-        state = cls(":memory:", locale)
+        state = cls(":memory:")
         state.refusal = message
         state.stand_in = True
         return state
@@ -111,9 +110,9 @@ class SqliteState(StateStore):
         with self.lock:
             current = self.version
             if current > len(scripts):
-                raise StateUnavailable(t("state.too_new", self.locale, path=self.path, version=current, ours=len(scripts)))
+                raise StateUnavailable(t("state.too_new", path=self.path, version=current, ours=len(scripts)))
             if current < len(scripts) and self.refusal:
-                raise StateUnavailable(t("state.needs_upgrade", self.locale, path=self.path))
+                raise StateUnavailable(t("state.needs_upgrade", path=self.path))
             for number, script in enumerate(scripts[current:], start=current + 1):
                 with self._write(None) as c:
                     for statement in render(script, self.dialect):

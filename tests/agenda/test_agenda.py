@@ -200,10 +200,10 @@ def test_empty_name_and_people(agendas):
     with pytest.raises(UserError):
         agendas.start("g", "c", STARTER, "   ", [])
     with pytest.raises(UserError):
-        parse_people("a, b, c, d, e, f, g, h, i", "ko")
+        parse_people("a, b, c, d, e, f, g, h, i")
     with pytest.raises(UserError):
-        parse_people("a, A", "ko")
-    assert [p.id for p in parse_people("<@12> <@!34>, Carol", "ko")] == ["12", "34", "name:carol"]
+        parse_people("a, A")
+    assert [p.id for p in parse_people("<@12> <@!34>, Carol")] == ["12", "34", "name:carol"]
 
 
 def test_concurrent_votes_lose_nothing(tmp_path):
@@ -359,7 +359,7 @@ def test_thousands_of_ballots_stay_within_discords_limits(agendas, state):
         agendas.vote(a.id, players[n % 8], a.outcomes[n % 25], n % 1000)
     agenda = agendas.get(a.id)
     assert check_limits(agenda_reply(agenda)) == []
-    paged = audit_pages(agendas, agenda, ZoneInfo("Asia/Seoul"), "ko")
+    paged = audit_pages(agendas, agenda, ZoneInfo("Asia/Seoul"))
     assert len(paged.pages) > 10
     for reply in paged.replies():
         assert check_limits(reply) == []
@@ -371,7 +371,7 @@ def test_thousands_of_ballots_stay_within_discords_limits(agendas, state):
     big = agendas.get(open_voters.id)
     reply = agenda_reply(big)
     assert check_limits(reply) == [] and "외 " in reply.embeds[0].description
-    for page in audit_pages(agendas, big, ZoneInfo("UTC"), "ko").replies():
+    for page in audit_pages(agendas, big, ZoneInfo("UTC")).replies():
         assert check_limits(page) == []
 
 

@@ -426,3 +426,14 @@ async def test_a_planet_election_asks_for_the_planet_and_the_votes_in_one_form(b
     submit = FakeInteraction(bot, user=FakeUser(2, "Bob"))
     await form.on_submit(submit)
     assert submit.log[0].method == "edit_message" and AgendaStore(state).get(1).tally()["Mecatol Rex"] == 3
+
+
+async def test_two_askers_at_once_each_get_their_own_language(bot):
+    import asyncio
+
+    languages = [discord.Locale.korean, discord.Locale.american_english] * 3
+    asked = [FakeInteraction(bot, locale=language) for language in languages]
+    await asyncio.gather(*(slash("rule").callback(i, query="62.22") for i in asked))
+    footers = [i.log[0].embed.footer.text for i in asked]
+    assert all(f.startswith("트와일라잇") and "쪽" in f for f in footers[::2]), footers
+    assert all(f.startswith("Twilight Imperium") and "page" in f for f in footers[1::2]), footers

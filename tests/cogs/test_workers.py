@@ -11,6 +11,7 @@ import pytest
 
 from cogs import workers
 from tabletop.core.errors import UserError
+from tabletop.core.i18n import speaking
 from tabletop.core.logs import guild_var
 
 
@@ -44,8 +45,8 @@ async def test_a_call_past_the_time_limit_is_a_sentence(monkeypatch):
     monkeypatch.setattr(workers, "TIME_LIMIT", 0.1)
     with pytest.raises(UserError, match="0.1초 안에 끝나지 않아"):
         await workers.call(time.sleep, 0.5)
-    with pytest.raises(UserError, match="within 0.1 s"):
-        await workers.call(time.sleep, 0.5, locale="en")
+    with speaking("en"), pytest.raises(UserError, match="within 0.1 s"):
+        await workers.call(time.sleep, 0.5)
 
 
 async def test_heavy_work_waits_for_a_slot_and_says_when_none_frees(monkeypatch):
@@ -70,3 +71,11 @@ async def test_heavy_work_waits_for_a_slot_and_says_when_none_frees(monkeypatch)
     assert most == workers.HEAVY_SLOTS
     messages = [d.message for d in done if isinstance(d, UserError)]
     assert len(messages) == 4 and sum("밀려 있어요" in m for m in messages) == 4 - workers.HEAVY_SLOTS
+
+
+async def test_the_askers_language_goes_with_the_work_into_the_pool():
+    from tabletop.core.i18n import current
+
+    with speaking("ja"):
+        assert await workers.call(current) == "ja"
+    assert await workers.call(current) == "ko"

@@ -588,7 +588,7 @@ def test_long_battle_logs_page_within_discord_limits(book):
     from tabletop.core.render import check_limits
 
     battle = fight("ground", {"attacker": "100 infantry", "defender": "100 보병"}, book, 2024)
-    paged = battle_pages(battle, "ko", again_id="combat:again:1")
+    paged = battle_pages(battle, again_id="combat:again:1")
     assert len(paged.pages) > 1
     for reply in paged.replies():
         assert check_limits(reply) == []
@@ -624,7 +624,7 @@ def test_space_cannon_before_space_combat_is_offense_and_at_landing_defense(book
     space = play(book, "space", Loaded([9]), attacker="2 cruiser", defender="1 destroyer, 1 pds")
     offense = [v for step in space.steps for v in step.volleys if v.kind.startswith("space_cannon")]
     assert offense and offense[0].kind == "space_cannon_offense"
-    shown = battle_pages(space, "ko").reply().text()
+    shown = battle_pages(space).reply().text()
     assert "우주포 공격" in shown and "우주포 방어" not in shown
 
 

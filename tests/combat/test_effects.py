@@ -240,7 +240,7 @@ def test_an_effect_that_cannot_trigger_is_said_so_in_the_log(book, attacker, def
     from tabletop.combat.commands import build_fight
     from tabletop.combat.resolver import resolve
 
-    fight = build_fight("space", {"attacker": attacker, "defender": defender}, book, "ko")
+    fight = build_fight("space", {"attacker": attacker, "defender": defender}, book)
     battle = resolve(fight, Dice(3))
     said = [n for n in battle.notes if n.startswith("강습 캐논(공격자)") and "발동하지 않았어요" in n]
     assert bool(said) == idle

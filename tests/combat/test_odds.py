@@ -209,7 +209,7 @@ def test_chart_is_a_png_of_the_expected_size(book):
     from tabletop.combat.chart import HEIGHT_PX, WIDTH_PX, odds_chart
 
     r = solve(book, "space", attacker="2 dreadnought, 4 fighter", defender="3 cruiser")
-    png = odds_chart(r, "우주 전투", "ko")
+    png = odds_chart(r, "우주 전투")
     assert _png_size(png) == (WIDTH_PX, HEIGHT_PX) and len(png) > 10_000
 
 
@@ -275,7 +275,7 @@ def test_a_retreat_says_who_withdraws_and_whose_win_it_counts_in(book, who, winn
     from tabletop.combat.report import odds_pages
 
     r = solve(book, "space", attacker="2 cruiser", defender="2 dreadnought", retreat=f"{who}@1")
-    text = odds_pages(r, "space", "ko").reply().embeds[0].description
+    text = odds_pages(r, "space").reply().embeds[0].description
     names = {"attacker": "공격자", "defender": "방어자"}
     assert f"({names[who]}가 물러나며, {names[winner]} 승리 확률에 포함)" in text
     assert getattr(r, winner) >= r.retreat > 0  # the retreat is inside the winner's share, as said

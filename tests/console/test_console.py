@@ -33,7 +33,7 @@ READY = "\x1b[?2004h"  # prompt_toolkit turns bracketed paste on when it waits f
 @pytest.fixture
 def ctx(compendium, state):
     features.load()
-    return commands.Context(compendium, state, locale="ko", user_id="me", user_name="me")
+    return commands.Context(compendium, state, user_id="me", user_name="me")
 
 
 def text_of(replies) -> str:
@@ -323,7 +323,7 @@ def readme_console_examples() -> list[str]:
 
 def test_readme_console_examples_run_without_errors(compendium, state):
     features.load()
-    ctx = commands.Context(compendium, state, locale="ko", user_id="console", user_name="console", is_admin=True)
+    ctx = commands.Context(compendium, state, user_id="console", user_name="console", is_admin=True)
     examples = readme_console_examples()
     assert len(examples) >= 8
     for line in examples:

@@ -112,3 +112,32 @@ def test_korean_particles_follow_the_last_sound(word, expected):
 def test_particles_after_a_vowel_and_an_unreadable_end():
     assert i18n.t("combat.retreats", "ko", side="공격자", n=2).startswith("공격자가 ")
     assert i18n.t("combat.retreats", "ko", side="🙂", n=2).startswith("🙂이(가) ")
+
+
+def test_the_language_comes_from_the_request_and_is_restored_after_it():
+    from tabletop.core.i18n import catalogue, current, speaking, t
+
+    assert current() == "ko" and t("prev") == catalogue("ko")["prev"]
+    with speaking("en-US"):
+        assert current() == "en" and t("prev") == catalogue("en")["prev"]
+        with speaking("ja"):
+            assert t("prev") == catalogue("ja")["prev"]
+        assert current() == "en"
+        assert t("prev", "ja") == catalogue("ja")["prev"]  # text stored in another language still can
+    assert current() == "ko"
+
+
+def test_no_function_takes_the_language_as_a_parameter():
+    """The request's language is a context variable, never threaded through calls; only a name
+    shown in a language other than the asker's (an agenda's stored language) may be asked for."""
+    root = Path(__file__).resolve().parents[2]
+    allowed = {"name", "label", "effect_label", "t", "lang", "speaking", "catalogue", "translate"}  # translate: discord.py's
+    found = []
+    for path in [*(root / "tabletop").rglob("*.py"), *(root / "cogs").rglob("*.py"), root / "bot.py"]:
+        if "site" in path.parts:  # the website is built in a language chosen for the whole site
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            named = isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name not in allowed
+            if named and any(a.arg == "locale" for a in [*node.args.args, *node.args.kwonlyargs]):  # type: ignore[union-attr]
+                found.append(f"{path.relative_to(root)}:{node.lineno} {node.name}")
+    assert found == []

@@ -77,7 +77,7 @@ def test_names_and_numbers_still_answer_first(compendium, query):
 def test_the_answer_says_the_topic_has_no_entry_of_its_own(compendium):
     from tabletop.rules import answers
 
-    reply = answers.lookup(compendium, "동점이면 의장이 정함?", "ti4", "ko").reply()
+    reply = answers.lookup(compendium, "동점이면 의장이 정함?", "ti4").reply()
     assert "의장 (Speaker)" in reply.content and "62" in reply.embeds[0].title
 
 

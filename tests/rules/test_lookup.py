@@ -26,7 +26,7 @@ def test_a_rule_number_that_does_not_exist_opens_nothing(compendium, number):
 
     assert compendium.search.search(number) == []
     with pytest.raises(UserError) as err:
-        answers.lookup(compendium, number, "ti4", "ko")
+        answers.lookup(compendium, number, "ti4")
     assert number in err.value.message and "62" in err.value.message and "89" in err.value.message
 
 

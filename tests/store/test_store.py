@@ -145,15 +145,15 @@ def test_processes_voting_at_once_lose_no_planet_and_no_ballot(state_target, tmp
 
 def test_two_processes_closing_one_agenda_close_it_once_and_open_the_next_once(state_target, tmp_path):
     store = AgendaStore(open_state(state_target))
-    first = phase.start(store, "g", "c", STARTER, [ALICE, BOB], ALICE, False, ["A", "B"], "ko")
+    first = phase.start(store, "g", "c", STARTER, [ALICE, BOB], ALICE, False, ["A", "B"])
     store.vote(first.id, ALICE, "가결", 3)
     lines = _race(state_target, tmp_path, "close", first.id, [(0, 1), (1, 1), (2, 1)])
     assert lines.count("ok") == 1 and len(lines) == 3
     assert [e["action"] for e in store.log(first.id)].count("close") == 1
     closed = store.known(first.id)
-    nxt, over = phase.advance(store, closed, STARTER, "ko")
+    nxt, over = phase.advance(store, closed, STARTER)
     assert nxt is not None and nxt.name == "B" and not over
-    assert phase.advance(store, closed, STARTER, "ko") == (None, False)  # already advanced: nothing twice
+    assert phase.advance(store, closed, STARTER) == (None, False)  # already advanced: nothing twice
 
 
 def test_the_same_press_delivered_to_three_processes_counts_once(state_target, tmp_path):
