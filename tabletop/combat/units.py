@@ -15,6 +15,7 @@ Grammar of one item, documented in /help and the README:
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field, replace
 
 from rapidfuzz import fuzz, process
@@ -256,8 +257,21 @@ _ITEM_RE = re.compile(
 )
 
 
+def _count_joined(item: str, book: UnitBook) -> str:
+    """A number joined to a name is a count ("보병3" -> "3 보병"), unless it is the name itself
+    ("pds-2", "dread2": an upgrade, which `book.find` knows)."""
+    m = re.fullmatch(r"(?P<name>.*\D)(?P<n>\d+)", item)
+    if m is None or m["name"].endswith((" ", "x", "×", "@")) or book.find(item) or not book.find(m["name"]):
+        return item
+    return f"{m['n']} {m['name']}"
+
+
 def parse_side(spec: str, book: UnitBook, field_name: str = "units") -> Side:
-    """A side from "3 infantry, 1 mech, sardakk"; UserError for anything it cannot use."""
+    """A side from "3 infantry, 1 mech, sardakk"; UserError for anything it cannot use.
+
+    One grammar: a count is a number before the name (3 보병, 3x 보병) or after it (보병 3,
+    보병 x3, 보병 3기, 보병3); an upgrade is II or a 2 joined to the name (보병 II, 보병2, pds-2).
+    Only "보병 2" can be read both ways, for a unit that has an upgrade: it is refused, with both."""
     spec = (spec or "").strip()
     if not spec:
         raise UserError(t("combat.empty_side", field=field_name))
@@ -267,21 +281,17 @@ def parse_side(spec: str, book: UnitBook, field_name: str = "units") -> Side:
     counts: dict[str, int] = {}
     named: set[str] = set()
     for raw in re.split(r"[,，、;+\n]|\s+and\s+|\s*및\s*", spec):
-        item = raw.strip()
+        item = unicodedata.normalize("NFKC", raw).strip()  # full-width digits and letters as typed on a phone
         if not item:
             continue
-        m = _ITEM_RE.match(item)
+        m = _ITEM_RE.match(_count_joined(item, book))
         if not m:
             raise UserError(t("combat.bad_item", item=item[:40]))
         name = m["name"].strip()
         found = book.find(name)
-        if m["bare"] is not None:
-            whole = book.find(f"{name} {m['bare']}")  # an alias that ends in a number
-            if whole:
-                found = whole
-            else:
-                raise UserError(t("combat.ambiguous_count", item=item[:40], name=name[:30], n=m["bare"]))
-        count_text = m["count"] or m["count2"] or m["count3"] or m["count4"]
+        if m["bare"] == "2" and found and found[0] == "units" and book.upgrade_of(found[1]) not in (None, found[1]):
+            raise UserError(t("combat.ambiguous_count", item=item[:40], name=name[:30]))
+        count_text = m["count"] or m["count2"] or m["count3"] or m["count4"] or m["bare"]
         count = int(count_text) if count_text else 1
         if found and found[0] == "effects":
             if count_text:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from functools import lru_cache
@@ -86,6 +87,36 @@ def test_a_bare_number_after_a_name_is_refused_as_ambiguous(book):
     with pytest.raises(UserError) as exc:
         parse_side("보병 2", book)
     assert "'2 보병'" in exc.value.message and "'보병2'" in exc.value.message
+
+
+def test_one_grammar_for_every_unit_with_an_upgrade(book):
+    """ "NAME 2" is refused for every unit that has an upgrade (no alias reads it as the upgrade),
+    any other number after a name is a count, and a 2 joined to the name is the upgrade."""
+    upgraded = [uid for uid in book.units if not uid.endswith("-2") and book.upgrade_of(uid)]
+    assert len(upgraded) >= 8
+    for uid in upgraded:
+        name = book.units[uid]["names"]["en"]
+        with pytest.raises(UserError):
+            parse_side(f"{name} 2", book)
+        assert [u.id for u in parse_side(f"{name} 3", book).units] == [uid] * 3
+        assert [u.id for u in parse_side(f"{name}2", book).units] == [book.upgrade_of(uid)]
+    assert [u.id for u in parse_side("보병３, 메크 ２기", book).units] == ["infantry"] * 3 + ["mech"] * 2
+
+
+@pytest.mark.parametrize("locale", ["ko", "en", "ja"])
+def test_every_example_a_message_gives_is_one_the_parser_accepts(book, locale):
+    """The sentences that say how to write a side quote only forms that work."""
+    from tabletop.core.i18n import speaking
+
+    with speaking(locale):
+        for spec in ("sardakk x2", "보병 2", "dread 2"):
+            with pytest.raises(UserError) as exc:
+                parse_side(spec, book)
+            examples = re.findall(r"'([^']+)'", exc.value.message)
+            shown = [e for e in examples if e != spec]
+            assert shown, exc.value.message
+            for example in shown:
+                parse_side(example, book)
 
 
 def test_every_alias_in_the_unit_file_reads_as_its_unit(book):

@@ -186,7 +186,7 @@ def test_letnev_flagship_bombards_5_x3_through_shields(book):
 def test_prototype_war_sun_and_vuil_raith_flagship_bombard(book):
     assert (
         len(
-            volleys(play(book, "bombard", Dice(1), units="prototype war sun 2", target="3 infantry, 1 pds"), "bombardment")[
+            volleys(play(book, "bombard", Dice(1), units="prototype war sun II", target="3 infantry, 1 pds"), "bombardment")[
                 0
             ].dice
         )

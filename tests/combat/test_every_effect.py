@@ -126,3 +126,18 @@ def test_every_effect_and_ability_is_checked_in_some_fight():
     assert set(EFFECT_FIELDS) - DESCRIPTIVE == used_fields
     used_abilities = {a for row in BOOK.units.values() for a in row.get("abilities") or ()}
     assert set(ABILITIES) == used_abilities
+
+
+def test_the_code_names_only_declared_abilities():
+    """`"x" in unit.abilities` anywhere in combat names an ability the schema declares (a typo
+    would make a faction's ability silently do nothing)."""
+    import ast
+    from pathlib import Path
+
+    named = set()
+    for path in (Path(__file__).resolve().parents[2] / "tabletop" / "combat").glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            literal = isinstance(node, ast.Compare) and isinstance(node.left, ast.Constant) and isinstance(node.left.value, str)
+            if literal and any(isinstance(c, ast.Attribute) and c.attr == "abilities" for c in node.comparators):  # type: ignore[attr-defined]
+                named.add(node.left.value)  # type: ignore[attr-defined]
+    assert len(named) >= 8 and sorted(named - set(ABILITIES)) == []

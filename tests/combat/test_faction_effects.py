@@ -92,8 +92,8 @@ def test_magen_without_a_planetary_shield_unit_does_not_trigger(book):
 
 def test_plasma_scoring_rolls_with_the_best_unit_whatever_the_order(book):
     """Space cannon: a PDS II (5) and a PDS (6): the extra die is the PDS II's, in either order."""
-    one = odds.solve(fight(book, "space", attacker="1 cruiser", defender="1 pds, 1 pds 2, plasma scoring, 1 fighter"))
-    two = odds.solve(fight(book, "space", attacker="1 cruiser", defender="1 pds 2, 1 pds, plasma scoring, 1 fighter"))
+    one = odds.solve(fight(book, "space", attacker="1 cruiser", defender="1 pds, 1 pds2, plasma scoring, 1 fighter"))
+    two = odds.solve(fight(book, "space", attacker="1 cruiser", defender="1 pds2, 1 pds, plasma scoring, 1 fighter"))
     assert one.defender == pytest.approx(two.defender, abs=1e-12)
     ships = dict(ships="1 dreadnought, 1 war sun, plasma scoring", landing="1 infantry", defender="2 infantry")
     a = odds.solve(fight(book, "invade", **ships))
@@ -165,7 +165,7 @@ def test_the_yin_flagship_takes_every_ship_with_it(book):
     assert battle.winner == "draw" and not battle.defender.units
     assert any("반 하우게" in note for note in battle.notes)
     # lost to space cannon before the rounds: nothing is left to fight
-    cannon = fight(book, "space", attacker="yin flagship, 1 cruiser", defender="2 pds 2, 2 cruiser")
+    cannon = fight(book, "space", attacker="yin flagship, 1 cruiser", defender="2 pds2, 2 cruiser")
     exact = agree_with_dice(cannon)
     general = odds.solve(cannon)
     assert exact.total() == pytest.approx(1.0, abs=1e-9) and general.draw > 0
@@ -174,7 +174,7 @@ def test_the_yin_flagship_takes_every_ship_with_it(book):
 def test_a_letnev_flagship_damaged_before_the_rounds_is_counted_once(book):
     """Space cannon damages Arc Secundus before the rounds; it is repaired as the first round
     starts, and that start must still be counted once: the survivors sum to one."""
-    exact = agree_with_dice(fight(book, "space", attacker="letnev flagship, 1 cruiser", defender="2 pds 2, 2 cruiser"))
+    exact = agree_with_dice(fight(book, "space", attacker="letnev flagship, 1 cruiser", defender="2 pds2, 2 cruiser"))
     assert exact.total() == pytest.approx(1.0, abs=1e-9)
     for side in ("attacker", "defender"):
         assert sum(exact.survivors[side].values()) == pytest.approx(1.0, abs=1e-9)
