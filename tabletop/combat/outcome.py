@@ -35,6 +35,19 @@ class Odds:
             out[sum(n for _, n in units)] += p
         return dict(sorted(out.items()))
 
+    def at_least(self, side: str) -> dict[str, list[float]]:
+        """For each kind of unit on a side: the chance that at least k of them survive, for
+        k = 1 up to the most that can (what players ask a calculator: "will 2 carriers live?")."""
+        names = sorted({name for key in self.survivors[side] for name, _ in key})
+        out: dict[str, list[float]] = {}
+        for name in names:
+            exactly: dict[int, float] = defaultdict(float)
+            for key, p in self.survivors[side].items():
+                exactly[dict(key).get(name, 0)] += p
+            most = max(exactly)
+            out[name] = [sum(p for n, p in exactly.items() if n >= k) for k in range(1, most + 1)]
+        return out
+
     def add_survivors(self, side: str, key: tuple, p: float) -> None:
         self.survivors[side][key] = self.survivors[side].get(key, 0.0) + p
 
@@ -48,6 +61,10 @@ class Odds:
                 side: [{"units": dict(units), "p": round(p, 12)} for units, p in self.top_survivors(side, 10)]
                 for side in (ATTACKER, DEFENDER)
             },
+            "at_least": {
+                side: {name: [round(p, 12) for p in chances] for name, chances in self.at_least(side).items()}
+                for side in (ATTACKER, DEFENDER)
+            },
         }
         if self.retreat:
             out["retreat"] = round(self.retreat, 12)
@@ -57,6 +74,20 @@ class Odds:
             out["control"] = round(self.control, 12)
             out["no_combat"] = round(self.no_combat, 12)
         return out
+
+
+def percent(p: float) -> str:
+    """One way to write a chance: whole percents; a chance that rounds to 0% or 100% but is not
+    certain says so (<1%, >99%), so that 0% and 100% always mean impossible and certain."""
+    if p <= 0:
+        return "0%"
+    if p >= 1:
+        return "100%"
+    if p < 0.005:
+        return "<1%"
+    if p > 0.995:
+        return ">99%"
+    return f"{p * 100:.0f}%"
 
 
 def units_key(units) -> tuple:

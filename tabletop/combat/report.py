@@ -6,6 +6,7 @@ from collections import Counter
 
 from tabletop.combat.dice import DiceRoll
 from tabletop.combat.odds import Odds
+from tabletop.combat.outcome import percent
 from tabletop.combat.resolver import ATTACKER, DEFENDER, Battle, Volley
 from tabletop.combat.units import Side
 from tabletop.core.i18n import t
@@ -61,24 +62,10 @@ def result_line(battle: Battle) -> str:
 
 def odds_line(odds: dict, kind: str) -> str:
     """ "공격자 승리 확률 62%": the odds of the battle, shown before its dice."""
-    line = t("odds.line", attacker=_pct(odds["attacker"]), defender=_pct(odds["defender"]), draw=_pct(odds["draw"]))
+    line = t("odds.line", attacker=percent(odds["attacker"]), defender=percent(odds["defender"]), draw=percent(odds["draw"]))
     if kind == "invade" and odds.get("control") is not None:
-        line += " · " + t("odds.control", p=_pct(odds["control"]))
+        line += " · " + t("odds.control", p=percent(odds["control"]))
     return line
-
-
-def _pct(p: float) -> str:
-    """One way to write a chance: whole percents; a chance that rounds to 0% or 100% but is not
-    certain says so (<1%, >99%), so that 0% and 100% always mean impossible and certain."""
-    if p <= 0:
-        return "0%"
-    if p >= 1:
-        return "100%"
-    if p < 0.005:
-        return "<1%"
-    if p > 0.995:
-        return ">99%"
-    return f"{p * 100:.0f}%"
 
 
 def battle_pages(battle: Battle, again_id: str | None = None, odds_id: str | None = None) -> Paged:
@@ -126,6 +113,26 @@ def _units(units: tuple) -> str:
     return ", ".join(f"{escape_md(name)} ×{n}" for name, n in units) or t("combat.none_left")
 
 
+# At most this many thresholds per kind of unit: 100 fighters still fit on one line.
+AT_LEAST_SHOWN = 6
+
+
+def thresholds(most: int) -> list[int]:
+    """The k to show for "at least k survive": all of them, or evenly spread up to the most."""
+    if most <= AT_LEAST_SHOWN:
+        return list(range(1, most + 1))
+    return sorted({max(1, round(most * i / AT_LEAST_SHOWN)) for i in range(1, AT_LEAST_SHOWN + 1)})
+
+
+def at_least_lines(odds: Odds, side: str) -> list[str]:
+    """ "순양함: ≥1 72% · ≥2 45%": the chance that at least k of each kind survive."""
+    lines = []
+    for name, chances in odds.at_least(side).items():
+        shown = [f"≥{k} {percent(chances[k - 1])}" for k in thresholds(len(chances))]
+        lines.append(f"{escape_md(name)}: " + " · ".join(shown))
+    return [f"*{t('odds.at_least')}*", *lines] if lines else []
+
+
 def odds_pages(odds: Odds, kind: str, chart: str = "") -> Paged:
     """The full breakdown: outcomes, control, expected rounds, the likeliest survivors."""
     lines = [f"**{odds_line(odds.as_dict(), kind)}**"]
@@ -134,17 +141,18 @@ def odds_pages(odds: Odds, kind: str, chart: str = "") -> Paged:
         lines.append(
             t(
                 "odds.retreat",
-                p=_pct(odds.retreat),
+                p=percent(odds.retreat),
                 side=_side_name(odds.retreating),
                 winner=_side_name(winner),
             )
         )
     if kind == "invade" and odds.no_combat:
-        lines.append(t("odds.no_combat", p=_pct(odds.no_combat)))
+        lines.append(t("odds.no_combat", p=percent(odds.no_combat)))
     lines.append(t("odds.rounds", n=f"{odds.rounds:.2f}"))
     for side in (ATTACKER, DEFENDER):
         lines.append(f"__**{t('odds.likely', side=_side_name(side))}**__")
-        lines += [f"{_pct(p)} — {_units(units)}" for units, p in odds.top_survivors(side, 3) if p > 0]
+        lines += [f"{percent(p)} — {_units(units)}" for units, p in odds.top_survivors(side, 3) if p > 0]
+        lines += at_least_lines(odds, side)
     embed = Embed(
         title=t("odds.title", kind=t(f"combat.title.{kind}")),
         description="\n".join(lines),

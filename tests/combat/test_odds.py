@@ -279,3 +279,23 @@ def test_a_retreat_says_who_withdraws_and_whose_win_it_counts_in(book, who, winn
     names = {"attacker": "공격자", "defender": "방어자"}
     assert f"({names[who]}가 물러나며, {names[winner]} 승리 확률에 포함)" in text
     assert getattr(r, winner) >= r.retreat > 0  # the retreat is inside the winner's share, as said
+
+
+def test_the_chance_that_at_least_k_survive(book):
+    """One cruiser each: the attacker keeps its cruiser exactly when it wins. A bigger fleet:
+    the chances fall with k, the first is the chance any survive, and the dice agree."""
+    duel = solve(book, "space", attacker="1 cruiser", defender="1 cruiser")
+    assert duel.at_least("attacker") == {"순양함": [pytest.approx(duel.attacker, abs=1e-12)]}
+    the_fight = build_fight("space", {"attacker": "3 cruiser, 2 fighter", "defender": "2 destroyer, 4 fighter"}, book)
+    r = odds.solve(the_fight)
+    chances = r.at_least("attacker")["순양함"]
+    assert len(chances) == 3 and all(a >= b for a, b in zip(chances, chances[1:]))
+    any_cruiser = sum(p for key, p in r.survivors["attacker"].items() if dict(key).get("순양함"))
+    assert chances[0] == pytest.approx(any_cruiser, abs=1e-12)
+    n = 1500
+    kept = sum(sum(u.id == "cruiser" for u in resolve(the_fight, Dice(seed)).attacker.units) >= 2 for seed in range(n))
+    sigma = (chances[1] * (1 - chances[1]) / n) ** 0.5
+    assert abs(kept / n - chances[1]) <= 4 * sigma
+    text = dispatch(Context(None, None), "odds space", {"attacker": "3 cruiser, 2 fighter", "defender": "2 destroyer, 4 fighter"})
+    shown = text.reply().embeds[0].description
+    assert "적어도 k기가 살아남을 확률" in shown and "순양함: ≥1" in shown and "≥3" in shown
