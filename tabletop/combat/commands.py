@@ -27,7 +27,7 @@ from tabletop.combat.report import battle_pages, odds_pages, roll_pages
 from tabletop.combat.resolver import Battle, resolve
 from tabletop.combat.unitdata import UnitDataError
 from tabletop.combat.units import Side, UnitBook, parse_order, parse_side
-from tabletop.core.commands import Context, Option, again_id, command, log_roll, logged_command
+from tabletop.core.commands import COMMANDS, Context, Option, again_id, command, log_roll, logged_command
 from tabletop.core.components import NUMBER, Component, Press
 from tabletop.core.errors import UserError
 from tabletop.core.i18n import t
@@ -178,14 +178,21 @@ def _battle(ctx: Context, kind: str, options: dict, seed) -> Paged:
     battle = fight(kind, options, unit_book(), seed)
     roll_id = log_roll(ctx, f"combat {kind}", options, seed, f"{battle.winner or ''} {battle.control or ''}".strip())
     odds_id = ODDS.id(id=roll_id) if roll_id is not None and kind != "bombard" else None
-    return battle_pages(battle, again_id=again_id(roll_id), odds_id=odds_id)
+    return battle_pages(battle, again_id=again_id(roll_id), odds_id=odds_id, swap_id=_swap_id(kind, roll_id))
+
+
+def _swap_id(kind: str, roll_id: int | None) -> str | None:
+    """Only a fight with two sides of the same kind can change places (an invasion cannot)."""
+    return SWAP.id(id=roll_id) if roll_id is not None and kind in SWAPPABLE else None
 
 
 def odds_answer(ctx: Context, kind: str, options: dict) -> Paged:
     """/odds: the exact probabilities, the most likely survivors, and a chart."""
     the_fight = build_fight(kind, options, unit_book())
     result = exact.solve(the_fight)
-    paged = odds_pages(result, kind, chart=CHART_NAME)
+    # logged like a roll (no seed: nothing is rolled), so its swap button works after a restart
+    roll_id = log_roll(ctx, f"odds {kind}", options, None, "") if kind in SWAPPABLE else None
+    paged = odds_pages(result, kind, chart=CHART_NAME, swap_id=_swap_id(kind, roll_id))
     paged.files = [Attachment(CHART_NAME, odds_chart(result, t(f"combat.title.{kind}")))]
     return paged
 
@@ -258,6 +265,29 @@ def roll(ctx: Context, dice: str, seed=None):
 
 
 ODDS = Component("combat.odds", "combat:odds:{id}", heavy=True, show="private", id=NUMBER)
+SWAP = Component("combat.swap", "combat:swap:{id}", heavy=True, id=NUMBER)
+SWAPPABLE = ("space", "ground")
+# What changes places when the sides swap: each attacker's option becomes the defender's.
+_SWAPPED_OPTIONS = {"attacker": "defender", "attacker_mod": "defender_mod", "attacker_order": "defender_order"}
+_SWAPPED_OPTIONS |= {v: k for k, v in _SWAPPED_OPTIONS.items()}
+
+
+def swapped(options: dict) -> dict:
+    """The same fight with the attacker and the defender changing places (a retreat too)."""
+    out = {_SWAPPED_OPTIONS.get(k, k): v for k, v in options.items()}
+    retreat = parse_retreat(out.get("retreat"))
+    if retreat:
+        out["retreat"] = f"{DEFENDER if retreat[0] == ATTACKER else ATTACKER}@{retreat[1]}"
+    return out
+
+
+@SWAP.on_press
+def swap_sides(ctx: Context, press: Press) -> Paged:
+    """The same roll or odds with the sides swapped: a fresh roll (new seed), or the odds."""
+    name, options = logged_command(ctx, int(press.values["id"]))
+    if name.split()[-1] not in SWAPPABLE:
+        raise UserError(t("dice.unknown_roll"))
+    return COMMANDS[name].handler(ctx, **swapped(options))
 
 
 @ODDS.on_press

@@ -68,7 +68,7 @@ def odds_line(odds: dict, kind: str) -> str:
     return line
 
 
-def battle_pages(battle: Battle, again_id: str | None = None, odds_id: str | None = None) -> Paged:
+def battle_pages(battle: Battle, again_id: str | None = None, odds_id: str | None = None, swap_id: str | None = None) -> Paged:
     blocks = []
     if battle.odds is not None:
         blocks.append(f"📊 {odds_line(battle.odds, battle.kind)}")
@@ -106,6 +106,8 @@ def battle_pages(battle: Battle, again_id: str | None = None, odds_id: str | Non
     buttons = [Button(t("combat.again"), again_id, emoji="🎲")] if again_id else []
     if odds_id:
         buttons.append(Button(t("odds.button"), odds_id, emoji="📊"))
+    if swap_id:
+        buttons.append(Button(t("combat.swap"), swap_id, emoji="🔄"))
     return Paged(pages, start=len(pages) - 1, rows=[buttons] if buttons else [])
 
 
@@ -133,7 +135,7 @@ def at_least_lines(odds: Odds, side: str) -> list[str]:
     return [f"*{t('odds.at_least')}*", *lines] if lines else []
 
 
-def odds_pages(odds: Odds, kind: str, chart: str = "") -> Paged:
+def odds_pages(odds: Odds, kind: str, chart: str = "", swap_id: str | None = None) -> Paged:
     """The full breakdown: outcomes, control, expected rounds, the likeliest survivors."""
     lines = [f"**{odds_line(odds.as_dict(), kind)}**"]
     if odds.retreat and odds.retreating:
@@ -160,7 +162,7 @@ def odds_pages(odds: Odds, kind: str, chart: str = "") -> Paged:
         color=COLOR_OK,
         image=f"attachment://{chart}" if chart else "",
     )
-    return Paged([embed])
+    return Paged([embed], rows=[[Button(t("combat.swap"), swap_id, emoji="🔄")]] if swap_id else [])
 
 
 def roll_pages(roll: DiceRoll, again_id: str | None = None) -> Paged:

@@ -185,15 +185,16 @@ def run(ctx: Context, command_name: str, /, **values):
     return dispatch(ctx, command_name, {k: v for k, v in values.items() if v is not None})
 
 
-def log_roll(ctx: Context, name: str, options: dict, seed: int, summary: str) -> int | None:
+def log_roll(ctx: Context, name: str, options: dict, seed: int | None, summary: str) -> int | None:
     """Write a dice command to the state database; returns its id, which the "roll again" button
-    carries to replay the command (same options, a fresh seed) through this table. With a
-    read-only or unreachable state store the dice still roll, without the log and its button (None)."""
+        carries to replay the command (same options, a fresh seed) through this table; odds, which roll
+    nothing, are logged with no seed so that their buttons work after a restart too. With a
+        read-only or unreachable state store the dice still roll, without the log and its button (None)."""
     if ctx.state.read_only:
         return None
     spec = json.dumps({"command": name, "options": options}, ensure_ascii=False)
     try:
-        roll_id = ctx.state.log_roll(ctx.guild_id, ctx.channel_id, ctx.user_id, spec, str(seed), summary)
+        roll_id = ctx.state.log_roll(ctx.guild_id, ctx.channel_id, ctx.user_id, spec, "" if seed is None else str(seed), summary)
     except UserError as exc:  # a state server that is down: the dice still roll, unlogged
         log.warning("roll not logged: %s", exc.message)
         return None

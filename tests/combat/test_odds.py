@@ -281,7 +281,7 @@ def test_a_retreat_says_who_withdraws_and_whose_win_it_counts_in(book, who, winn
     assert getattr(r, winner) >= r.retreat > 0  # the retreat is inside the winner's share, as said
 
 
-def test_the_chance_that_at_least_k_survive(book):
+def test_the_chance_that_at_least_k_survive(book, state):
     """One cruiser each: the attacker keeps its cruiser exactly when it wins. A bigger fleet:
     the chances fall with k, the first is the chance any survive, and the dice agree."""
     duel = solve(book, "space", attacker="1 cruiser", defender="1 cruiser")
@@ -296,6 +296,33 @@ def test_the_chance_that_at_least_k_survive(book):
     kept = sum(sum(u.id == "cruiser" for u in resolve(the_fight, Dice(seed)).attacker.units) >= 2 for seed in range(n))
     sigma = (chances[1] * (1 - chances[1]) / n) ** 0.5
     assert abs(kept / n - chances[1]) <= 4 * sigma
-    text = dispatch(Context(None, None), "odds space", {"attacker": "3 cruiser, 2 fighter", "defender": "2 destroyer, 4 fighter"})
+    text = dispatch(
+        Context(None, state), "odds space", {"attacker": "3 cruiser, 2 fighter", "defender": "2 destroyer, 4 fighter"}
+    )
     shown = text.reply().embeds[0].description
     assert "적어도 k기가 살아남을 확률" in shown and "순양함: ≥1" in shown and "≥3" in shown
+
+
+def test_swap_sides_replays_the_odds_and_the_dice_with_the_sides_changed(book, state):
+    from tabletop.core.components import press
+
+    ctx = Context(None, state)
+    options = {"attacker": "3 cruiser", "defender": "1 dreadnought, 2 fighter", "attacker_mod": "1", "retreat": "attacker@2"}
+    first = dispatch(ctx, "odds space", options)
+    [[swap]] = first.reply().rows
+    assert swap.custom_id.startswith("combat:swap:")
+    turned = press(ctx, swap.custom_id)
+    expected = solve(
+        book, "space", attacker="1 dreadnought, 2 fighter", defender="3 cruiser", defender_mod=1, retreat="defender@2"
+    )
+    assert f"공격자 승리 확률 {round(expected.attacker * 100)}%" in turned.reply().embeds[0].description
+    back = press(ctx, turned.reply().rows[0][0].custom_id)  # swapped twice: the first fight again
+    assert back.reply().embeds[0].description == first.reply().embeds[0].description
+    battle = dispatch(ctx, "combat ground", {"attacker": "3 infantry", "defender": "1 mech", "seed": "4"})
+    swap_button = next(b for b in battle.reply().rows[-1] if b.custom_id.startswith("combat:swap:"))
+    rolled = press(ctx, swap_button.custom_id)
+    again = next(b for b in rolled.reply().rows[-1] if b.custom_id.startswith("combat:again:"))
+    logged = json.loads(state.logged_roll(int(again.custom_id.rsplit(":", 1)[1])))  # the swapped roll, with a fresh seed
+    assert logged["options"] == {"attacker": "1 mech", "defender": "3 infantry"}
+    invasion = dispatch(ctx, "odds invade", {"ships": "1 dreadnought", "landing": "2 infantry", "defender": "1 infantry"})
+    assert not invasion.reply().rows  # an invasion has no sides of one kind to swap
