@@ -108,7 +108,17 @@ class Fight:
     ships: Side | None = None  # invasion: the attacker's ships in the system (bombardment, Harrow)
     shield: bool = False  # a planetary shield on the planet (86)
     retreat: tuple[str, int] | None = None  # (side, after round)
+    stop_after: int | None = None  # the players end the combat after this round ("fight N rounds, then decide")
     notes: list[str] = field(default_factory=list)
+
+    def cut_round(self) -> int | None:
+        """The round after which the combat ends whatever is left: a retreat or a stop."""
+        rounds = [r for r in (self.retreat[1] if self.retreat else None, self.stop_after) if r is not None]
+        return min(rounds) if rounds else None
+
+    def retreats_after(self, number: int) -> bool:
+        """Whether the retreat (not a stop) ends the combat after this round."""
+        return self.retreat is not None and self.retreat[1] == number
 
     # --- who takes part in the rounds ---------------------------------------------------------
 

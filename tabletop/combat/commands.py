@@ -54,6 +54,8 @@ def order(name: str) -> Option:
 
 RETREAT = Option("retreat", max_length=30, one_word=True, help="opt.combat.retreat.desc")
 SHIELD = Option("shield", kind="bool", help="opt.combat.shield.desc")
+# "Fight N rounds, then decide": the combat stops after this round, whatever is left.
+ROUNDS = Option("rounds", kind="int", min_value=1, max_value=MAX_ROUNDS, help="opt.combat.rounds.desc")
 
 
 def unit_book() -> UnitBook:
@@ -149,6 +151,8 @@ def build_fight(kind: str, options: dict, book: UnitBook) -> Fight:
         fight = Fight("invade", landing, defender, ships=ships, shield=bool(options.get("shield")))
     else:
         raise ValueError(kind)
+    if kind != "bombard" and options.get("rounds") is not None:
+        fight.stop_after = int(options["rounds"])
     fight.notes = fight.attacker.notes + fight.defender.notes + (fight.ships.notes if fight.ships else [])
     fight.notes += idle_effects(fight)
     return fight
@@ -204,6 +208,7 @@ GROUND = (
     modifier("defender_mod"),
     order("attacker_order"),
     order("defender_order"),
+    ROUNDS,
 )
 SPACE = (*GROUND, RETREAT)
 INVADE = (
@@ -216,6 +221,7 @@ INVADE = (
     modifier("defender_mod"),
     order("landing_order"),
     order("defender_order"),
+    ROUNDS,
 )
 
 

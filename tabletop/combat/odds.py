@@ -320,8 +320,9 @@ def _fast(fight: Fight, ma: SideModel, md: SideModel, live: dict, odds: Odds, bu
 
     terminal = A.gone[:, None] | D.gone[None, :]
     repairs = ma.repairs or md.repairs
-    if fight.retreat:
-        first = max(1, fight.retreat[1])
+    cut = fight.cut_round()
+    if cut:
+        first = cut
     else:
         first = 0 if not repairs and like_later_rounds() else 1
     number = 0
@@ -334,8 +335,8 @@ def _fast(fight: Fight, ma: SideModel, md: SideModel, live: dict, odds: Odds, bu
         odds.rounds += weights.sum()
         to_a, to_d = moves(rows_a, cols_d, number)
         mass = mass * terminal + (to_a * weights[:, None]).T @ to_d
-        if fight.retreat and number == fight.retreat[1]:
-            mass = _retreat(fight, odds, A, D, mass, terminal)
+        if number == cut:
+            mass = _cut(fight, odds, A, D, mass, terminal, number)
         budget.check()
         if repairs and mass[~terminal].sum() < ITERATION_TAIL:
             break
@@ -367,12 +368,20 @@ def _scatter(targets: np.ndarray, weights: np.ndarray, size: int) -> np.ndarray:
     return np.bincount(flat, weights=weights.ravel(), minlength=rows * size).reshape(rows, size)
 
 
-def _retreat(fight: Fight, odds: Odds, A: _Space, D: _Space, mass: np.ndarray, terminal: np.ndarray) -> np.ndarray:
-    """After the retreat round, whatever still fights ends with that side's retreat."""
-    assert fight.retreat is not None
+def _cut(fight: Fight, odds: Odds, A: _Space, D: _Space, mass: np.ndarray, terminal: np.ndarray, number: int) -> np.ndarray:
+    """After the retreat round, whatever still fights ends with that side's retreat; after the
+    round the players stop at, it ends undecided."""
     for i, j in np.argwhere((mass > 0) & ~terminal):
-        _finish(fight, odds, A.model, D.model, (A.states[i], D.states[j]), float(mass[i, j]), retreated=fight.retreat[0])
+        _end(fight, odds, A.model, D.model, (A.states[i], D.states[j]), float(mass[i, j]), number)
     return mass * terminal
+
+
+def _end(fight: Fight, odds: Odds, ma: SideModel, md: SideModel, state, p: float, number: int) -> None:
+    if fight.retreats_after(number):
+        assert fight.retreat is not None
+        _finish(fight, odds, ma, md, state, p, retreated=fight.retreat[0])
+    else:
+        _finish(fight, odds, ma, md, state, p, undecided=True)
 
 
 def _levels(A: _Space, D: _Space, mass: np.ndarray, terminal: np.ndarray, moves, odds: Odds, budget: _Budget) -> np.ndarray:
@@ -455,7 +464,7 @@ def _general(fight: Fight, ma: SideModel, md: SideModel, live: dict, odds: Odds,
 
     def transitions(state, number: int) -> dict:
         key = (state, 1 if number == 1 else 2)
-        if key in cache and not (fight.retreat and number == fight.retreat[1]):
+        if key in cache and number != fight.cut_round():
             return cache[key]
         sa, sd = state
         dist_a = hit_distribution([die for _, _, die in fight.round_dice(ATTACKER, ma, sa, md, sd, number)])
@@ -477,7 +486,8 @@ def _general(fight: Fight, ma: SideModel, md: SideModel, live: dict, odds: Odds,
     def terminal(state) -> bool:
         return ma.gone(state[0]) or md.gone(state[1])
 
-    first = max(1, fight.retreat[1] if fight.retreat else 1)
+    cut = fight.cut_round()
+    first = max(1, cut or 1)
     repairs = ma.repairs or md.repairs
     current = dict(live)
     number = 0
@@ -492,8 +502,8 @@ def _general(fight: Fight, ma: SideModel, md: SideModel, live: dict, odds: Odds,
         for state, p in nxt.items():
             if terminal(state):
                 _finish(fight, odds, ma, md, state, p)
-            elif fight.retreat and fight.retreat[1] == number:
-                _finish(fight, odds, ma, md, state, p, retreated=fight.retreat[0])
+            elif number == cut:
+                _end(fight, odds, ma, md, state, p, number)
             else:
                 current[state] = p
         budget.check(len(current))
@@ -542,11 +552,15 @@ def _finish(
     combat: bool = True,
     retreated: str | None = None,
     stalemate: bool = False,
+    undecided: bool = False,
 ) -> None:
     sa, sd, _ = after_doom(ma, md, *state)
     a_gone, d_gone = ma.gone(sa), md.gone(sd)
     odds.add_survivors(ATTACKER, survivor_key(ma, sa[1]), p)
     odds.add_survivors(DEFENDER, survivor_key(md, sd[1]), p)
+    if undecided:  # stopped as asked with both sides left: nobody wins, nobody takes the planet
+        odds.undecided += p
+        return
     if fight.kind == "invade":
         if not combat:
             odds.no_combat += p

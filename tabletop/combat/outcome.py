@@ -18,13 +18,14 @@ class Odds:
     retreat: float = 0.0  # included in the other side's win
     retreating: str | None = None  # the side that retreats (ATTACKER or DEFENDER), if one does
     stalemate: float = 0.0  # nobody can hit any more (counted in no side's win)
+    undecided: float = 0.0  # both sides left when the combat stops after the rounds asked for
     rounds: float = 0.0  # expected number of combat rounds
     control: float | None = None  # invasion: the attacker controls the planet
     no_combat: float = 0.0  # invasion: no ground combat took place
     survivors: dict[str, dict[tuple, float]] = field(default_factory=lambda: {ATTACKER: {}, DEFENDER: {}})
 
     def total(self) -> float:
-        return self.attacker + self.defender + self.draw + self.stalemate
+        return self.attacker + self.defender + self.draw + self.stalemate + self.undecided
 
     def top_survivors(self, side: str, n: int = 5) -> list[tuple[tuple, float]]:
         return sorted(self.survivors[side].items(), key=lambda kv: -kv[1])[:n]
@@ -70,6 +71,8 @@ class Odds:
             out["retreat"] = round(self.retreat, 12)
         if self.stalemate:
             out["stalemate"] = round(self.stalemate, 12)
+        if self.undecided:
+            out["undecided"] = round(self.undecided, 12)
         if self.control is not None:
             out["control"] = round(self.control, 12)
             out["no_combat"] = round(self.no_combat, 12)

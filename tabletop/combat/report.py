@@ -54,6 +54,8 @@ def side_summary(side: Side | None) -> str:
 def result_line(battle: Battle) -> str:
     if battle.kind == "bombard":
         return ""
+    if battle.stopped_after:
+        return t("combat.result.undecided", n=battle.stopped_after)
     line = t(f"combat.result.{battle.winner or 'none'}")
     if battle.control:
         line += "\n" + t(f"combat.control.{battle.control}")
@@ -63,6 +65,8 @@ def result_line(battle: Battle) -> str:
 def odds_line(odds: dict, kind: str) -> str:
     """ "공격자 승리 확률 62%": the odds of the battle, shown before its dice."""
     line = t("odds.line", attacker=percent(odds["attacker"]), defender=percent(odds["defender"]), draw=percent(odds["draw"]))
+    if odds.get("undecided"):
+        line += " · " + t("odds.undecided", p=percent(odds["undecided"]))
     if kind == "invade" and odds.get("control") is not None:
         line += " · " + t("odds.control", p=percent(odds["control"]))
     return line

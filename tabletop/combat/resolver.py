@@ -91,6 +91,7 @@ class Battle:
     retreated: str | None = None
     notes: list[str] = field(default_factory=list)
     stopped: bool = False  # stopped after MAX_ROUNDS
+    stopped_after: int | None = None  # stopped after the rounds the players asked for, both sides left
     odds: dict | None = None  # the exact odds before the dice, when computed
     effects: dict[str, list[str]] = field(default_factory=dict)  # named effects per side, for the log
 
@@ -110,6 +111,7 @@ class Battle:
             "combat": self.combat,
             "notes": self.notes,
             "stopped": self.stopped,
+            **({"stopped_after": self.stopped_after} if self.stopped_after else {}),
         }
         if self.retreated:
             out["retreated"] = self.retreated
@@ -294,6 +296,10 @@ def _rounds(fight: Fight, a: Side, d: Side, dice: Dice, battle: Battle) -> None:
                 battle.retreated = who
                 battle.notes.append(t("combat.retreats", side=t(f"combat.{who}"), n=number))
                 break
+        if fight.stop_after == number and not (ma.gone(sa) or md.gone(sd)):
+            battle.stopped_after = number
+            battle.notes.append(t("combat.stopped_as_asked", n=number))
+            break
     _apply(ma, sa, a)
     _apply(md, sd, d)
     battle.winner = other(battle.retreated) if battle.retreated else outcome(ma.gone(sa), md.gone(sd))

@@ -326,3 +326,34 @@ def test_swap_sides_replays_the_odds_and_the_dice_with_the_sides_changed(book, s
     assert logged["options"] == {"attacker": "1 mech", "defender": "3 infantry"}
     invasion = dispatch(ctx, "odds invade", {"ships": "1 dreadnought", "landing": "2 infantry", "defender": "1 infantry"})
     assert not invasion.reply().rows  # an invasion has no sides of one kind to swap
+
+
+def test_stop_after_n_rounds_by_hand_and_on_both_solvers_and_the_dice(book, monkeypatch):
+    """One infantry each, one round: each hits 3 in 10, so 21% each way, 9% a draw and 49%
+    undecided. Bigger fights: both solvers agree, the chances sum to one, and the dice agree."""
+    one = solve(book, "ground", attacker="1 infantry", defender="1 infantry", rounds=1)
+    assert (one.attacker, one.defender, one.draw, one.undecided) == pytest.approx((0.21, 0.21, 0.09, 0.49), abs=1e-12)
+    assert one.rounds == pytest.approx(1.0)
+    cases = [
+        ("space", {"attacker": "3 cruiser, 2 fighter", "defender": "1 dreadnought, 3 fighter", "rounds": 2}),
+        ("space", {"attacker": "4 cruiser", "defender": "2 dreadnought", "retreat": "attacker@3", "rounds": 2}),
+        ("space", {"attacker": "letnev flagship, 1 cruiser", "defender": "3 cruiser", "rounds": 2}),
+        ("invade", {"ships": "2 dreadnought", "landing": "4 infantry", "defender": "4 infantry", "rounds": 1}),
+    ]
+    for kind, options in cases:
+        the_fight = build_fight(kind, options, book)
+        fast = odds.solve(the_fight)
+        with monkeypatch.context() as m:
+            m.setattr(odds, "_factorized", lambda *_: False)
+            general = odds.solve(the_fight)
+        assert fast.total() == pytest.approx(1.0, abs=1e-9) and fast.undecided > 0.05, options
+        for key in ("attacker", "defender", "draw", "undecided", "retreat"):
+            assert getattr(fast, key) == pytest.approx(getattr(general, key), abs=1e-9), (key, options)
+        n = 1000
+        stopped = sum(resolve(the_fight, Dice(seed)).stopped_after is not None for seed in range(n))
+        sigma = (fast.undecided * (1 - fast.undecided) / n) ** 0.5
+        assert abs(stopped / n - fast.undecided) <= 4 * sigma, (options, stopped / n, fast.undecided)
+    assert (
+        solve(book, "invade", ships="2 dreadnought", landing="4 infantry", defender="4 infantry", rounds=1).control
+        < solve(book, "invade", ships="2 dreadnought", landing="4 infantry", defender="4 infantry").control
+    )  # stopped with both sides on the planet: nobody takes it
