@@ -1,17 +1,19 @@
 #!/usr/bin/env python3
 """Exact combat odds benchmark: prints figures, asserts nothing.
 
-  python bench/combat_bench.py [--battles N]
+  python bench/combat_bench.py [--battles N] [--json]
 
-For each case: the time of the exact odds (best of several runs), the time of a Monte Carlo
-baseline of N battles (default 20,000, as ti4battle.com simulates) with the same dice engine in
-the same run, their ratio, and how far the baseline's win rate is from the exact one. The
-largest allowed battle must be answered or refused with a message within 1 s.
+For each case the peer's exact calculator was timed on: the time of our exact odds (best of
+several runs) beside the peer's, and a Monte Carlo baseline of N battles (default 20,000, as
+ti4battle.com simulates) with the same dice engine in the same run, with how far its win rate is
+from the exact one. --json prints one line per case: case, best_ms and the three chances.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import json
 import sys
 import time
 from pathlib import Path
@@ -25,24 +27,31 @@ from tabletop.combat.dice import Dice  # noqa: E402
 from tabletop.combat.resolver import resolve  # noqa: E402
 from tabletop.core.errors import UserError  # noqa: E402
 
+# The cases the peer's exact calculator (ti4calc, prophecy-of-kings branch, JavaScript) was timed
+# on, on the machine this project is measured on, with its figures: ours must be at least as fast.
+# "A similar fleet" is the peer case's opponent as we chose it (the issue names no list).
+FLEET = "2 war sun, 4 dreadnought, 6 cruiser, 8 fighter"
 CASES = [
     (
-        "10 inf + 2 mech invade 8 inf after 2 dreadnoughts bombard",
+        "10 infantry + 2 mechs invading 8 infantry after 2 dreadnoughts bombard",
         "invade",
         {"ships": "2 dreadnought", "landing": "10 infantry, 2 mech", "defender": "8 infantry"},
-        1.0,
+        0.29,
     ),
-    ("20 inf + 4 mech vs 20 inf", "ground", {"attacker": "20 infantry, 4 mech", "defender": "20 infantry"}, 10.0),
+    ("20 infantry + 4 mechs v 20 infantry", "ground", {"attacker": "20 infantry, 4 mech", "defender": "20 infantry"}, 0.62),
     (
-        "war sun, 2 dn, 2 carriers, 8 ff vs 3 dn, 3 cruisers, 6 ff",
+        "2 war suns, 4 dreadnoughts, 6 cruisers, 8 fighters v a similar fleet",
         "space",
-        {"attacker": "war sun, 2 dreadnought, 2 carrier, 8 fighter", "defender": "3 dreadnought, 3 cruiser, 6 fighter"},
-        50.0,
+        {"attacker": FLEET, "defender": "1 war sun, 5 dreadnought, 6 cruiser, 10 fighter"},
+        4.2,
     ),
-]
-LARGEST = [
-    ("100 inf vs 100 inf", "ground", {"attacker": "100 infantry", "defender": "100 infantry"}),
-    ("100 ff vs 50 dn + 50 destroyers", "space", {"attacker": "100 fighter", "defender": "50 dreadnought, 50 destroyer"}),
+    ("the mirror match", "space", {"attacker": FLEET, "defender": FLEET}, 0.97),
+    (
+        "100 fighters v 50 dreadnoughts + 50 destroyers",
+        "space",
+        {"attacker": "100 fighter", "defender": "50 dreadnought, 50 destroyer"},
+        240.0,
+    ),
 ]
 
 
@@ -57,33 +66,39 @@ def best_of(fn, runs: int) -> float:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--battles", type=int, default=20_000)
+    parser.add_argument("--battles", type=int, default=20_000, help="Monte Carlo baseline battles (0: none)")
+    parser.add_argument("--json", action="store_true", help="one JSON line per case: case, best_ms, the three chances")
     args = parser.parse_args()
     book = unit_book()
-    print(f"{'case':<60} {'exact':>10} {'target':>9} {'baseline':>12} {'ratio':>9}  baseline error")
-    for name, kind, options, target in CASES:
+    if not args.json:
+        print(f"{'case':<72} {'exact':>10} {'peer':>9} {'baseline':>12}  baseline error")
+    for name, kind, options, peer_ms in CASES:
         fight = build_fight(kind, options, book)
-        exact = odds.solve(fight)
-        ours = best_of(lambda f=fight: odds.solve(f), 7)
-        start = time.perf_counter()
-        wins = sum(resolve(fight, Dice(seed)).winner == "attacker" for seed in range(args.battles))
-        baseline = time.perf_counter() - start
-        verdict = "ok" if ours * 1000 < target else "OVER"
-        print(
-            f"{name:<60} {ours * 1000:8.2f}ms {'<' + str(target) + 'ms':>9} {baseline * 1000:10.0f}ms {baseline / ours:8.0f}x"
-            f"  {abs(wins / args.battles - exact.attacker):.4f} ({verdict})"
-        )
-    for name, kind, options in LARGEST:
-        fight = build_fight(kind, options, book)
-        start = time.perf_counter()
         try:
-            odds.solve(fight)
-            answer = "answered"
-        except UserError as exc:
-            answer = f"refused: {exc.message}"
-        took = time.perf_counter() - start
-        print(f"{name:<60} {took * 1000:8.0f}ms {'<1000ms':>9}  {answer} ({'ok' if took < 1 else 'OVER'})")
+            exact = odds.solve(fight)
+        except UserError as exc:  # too big: say so, with how long the refusal took
+            took = best_of(lambda f=fight: _refused(f), 1)
+            print(json.dumps({"case": name, "best_ms": round(took * 1000, 2), "refused": exc.message}, ensure_ascii=False))
+            continue
+        ours = best_of(lambda f=fight: odds.solve(f), 3 if peer_ms > 100 else 9)
+        if args.json:
+            chances = {"attacker": exact.attacker, "defender": exact.defender, "draw": exact.draw}
+            print(json.dumps({"case": name, "best_ms": round(ours * 1000, 3), **{k: round(v, 9) for k, v in chances.items()}}))
+            continue
+        baseline = error = ""
+        if args.battles and peer_ms < 100:
+            start = time.perf_counter()
+            wins = sum(resolve(fight, Dice(seed)).winner == "attacker" for seed in range(args.battles))
+            baseline = f"{(time.perf_counter() - start) * 1000:10.0f}ms"
+            error = f"{abs(wins / args.battles - exact.attacker):.4f}"
+        verdict = "as fast as" if ours * 1000 <= peer_ms else "slower than"
+        print(f"{name:<72} {ours * 1000:8.2f}ms {peer_ms:7.2f}ms {baseline:>12}  {error} ({verdict} the peer)")
     return 0
+
+
+def _refused(fight) -> None:
+    with contextlib.suppress(UserError):
+        odds.solve(fight)
 
 
 if __name__ == "__main__":

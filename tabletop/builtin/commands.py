@@ -7,7 +7,7 @@ from tabletop.core import settings as settings_
 from tabletop.core.commands import COMMANDS, Context, Option, command
 from tabletop.core.errors import UserError
 from tabletop.core.i18n import t
-from tabletop.core.render import Embed, Reply
+from tabletop.core.render import CONTENT_MAX, Embed, Reply, chunk_lines
 from tabletop.core.timezones import check_zone
 from tabletop.rules import answers
 from tabletop.rules.commands import GAME
@@ -86,10 +86,17 @@ def help_(ctx: Context, command: str | None = None):
         for cmd in found:
             opts = " ".join(f"{o.name}:" + ("…" if o.required else "[…]") for o in cmd.options)
             lines.append(f"/{cmd.name} {opts}".rstrip())
-        return Reply(content="\n".join(lines))
+        return _messages(lines)
     for cmd in COMMANDS.values():
         opts = " ".join(f"{o.name}:" + ("…" if o.required else "[…]") for o in cmd.options)
         lines.append(f"/{cmd.name} {opts}".rstrip())
     lines.append("/quit")
     lines += ["", t("help.console"), "", t("help.units")]
-    return Reply(content="\n".join(lines))
+    return _messages(lines)
+
+
+def _messages(lines: list[str]) -> Reply:
+    """The lines as one message, or as several that each fit a message (nothing cut)."""
+    first, *rest = [Reply(content=chunk) for chunk in chunk_lines(lines, CONTENT_MAX, "\n")]
+    first.follow_ups = rest
+    return first

@@ -27,6 +27,7 @@ from functools import lru_cache
 import numpy as np
 
 from tabletop.combat.battle import ATTACKER, DEFENDER, Fight, assign, signature, takes_all_ships, without_ships
+from tabletop.combat.levels import solve_levels
 from tabletop.combat.model import Die, SideModel, State, after_doom
 from tabletop.combat.outcome import Odds, survivor_key, units_key
 from tabletop.combat.resolver import can_ever_hit, check_dice, outcome, play_round
@@ -39,8 +40,6 @@ MAX_STATES = 60_000  # joint states; past this the battle is refused rather than
 TIME_BUDGET = 1.0  # seconds: a battle that takes longer is refused with a message
 ITERATION_TAIL = 1e-12  # played one by one, rounds go on until less than this is still fighting
 MAX_ITERATED_ROUNDS = 3000
-MOVES_AT_ONCE = 4_000_000  # floats (32 MB): the most per-cell moves worked out in one go
-FLOW_AT_ONCE = 2_000_000  # floats (16 MB): the largest cell-to-cell flow held at once; larger fights go level by level
 
 
 class _Budget:
@@ -49,7 +48,7 @@ class _Budget:
 
     def check(self, states: int = 0) -> None:
         if states > MAX_STATES or time.perf_counter() > self.deadline:
-            raise UserError(t("odds.too_big"))
+            raise UserError(t("odds.too_big", seconds=f"{TIME_BUDGET:g}"))
 
 
 # --- hits of many dice --------------------------------------------------------------------------
@@ -179,7 +178,9 @@ def _pre_combat(fight: Fight, budget: _Budget) -> list[tuple[float, Side, Side]]
 class _Space:
     """One side's states, and where h hits lead from each state (a table of state indexes)."""
 
-    def __init__(self, fight: Fight, name: str, model: SideModel, opponent: SideModel, max_hits: int):
+    def __init__(
+        self, fight: Fight, name: str, model: SideModel, opponent: SideModel, max_hits: int, starts: set, budget: _Budget
+    ):
         self.fight, self.name, self.model, self.opponent = fight, name, model, opponent
         able = np.array(model.able_after)
         self.offset = np.concatenate([[0], np.cumsum(able + 1)])  # states with d lost start here
@@ -190,18 +191,28 @@ class _Space:
         self.lost = np.array([d for _, d in self.states])
         self.gone = self.lost >= model.N
         self.by_opponent = any("dice-per-opponent-ship" in u.abilities for u in model.units)
-        self.next = self._table()
+        first = {self.index[st] for st in starts}
+        self.next = self._table(first, budget)
+        self.keep_reachable(first)
 
-    def _table(self) -> np.ndarray:
+    def _table(self, first: set[int], budget: _Budget) -> np.ndarray:
         """next[i, h]: the state after state i takes h hits, as consume() and repair() give it;
         computed for all states at once (sustains first, then losses in order)."""
         model = self.model
-        if model.repairs:  # repairs look at the round's events: one by one
+        if model.repairs:  # repairs look at the round's events: one by one, the states reached only
             table = np.zeros((self.size, self.H + 1), dtype=np.int64)
-            for i, s in enumerate(self.states):
+            done = np.zeros(self.size, dtype=bool)
+            todo = list(first)
+            while todo:
+                i = todo.pop()
+                if done[i]:
+                    continue
+                done[i] = True
+                budget.check()
                 for h in range(self.H + 1):
-                    after, events, _ = model.consume(s, h)
-                    table[i, h] = self.index[model.repair(s, after, events)[0]]
+                    after, events, _ = model.consume(self.states[i], h)
+                    table[i, h] = k = self.index[model.repair(self.states[i], after, events)[0]]
+                    todo.append(k)
             return table
         u = np.array([s[0] for s in self.states])[:, None]
         d = self.lost[:, None]
@@ -217,6 +228,26 @@ class _Space:
             doomed = d2 > model.doom
             d2, u2 = np.where(doomed, model.N, d2), np.where(doomed, 0, u2)
         return self.offset[d2] + u2
+
+    def keep_reachable(self, starts: set[int]) -> None:
+        """Keep only the states the rounds can reach from where they start. With the usual loss
+        order a side's state is just how many hits it has taken, far fewer than every pair of
+        (sustains used, units lost): this is what makes big fleets cheap."""
+        seen = np.zeros(self.size, dtype=bool)
+        frontier = np.array(sorted(starts), dtype=np.int64)
+        seen[frontier] = True
+        while frontier.size:
+            reached = np.unique(self.next[frontier].ravel())
+            frontier = reached[~seen[reached]]
+            seen[frontier] = True
+        keep = np.flatnonzero(seen)
+        renumber = np.full(self.size, -1, dtype=np.int64)
+        renumber[keep] = np.arange(len(keep))
+        self.states = [self.states[k] for k in keep]
+        self.index = {s: i for i, s in enumerate(self.states)}
+        self.lost, self.gone = self.lost[keep], self.gone[keep]
+        self.next = renumber[self.next[keep]]
+        self.size = len(keep)
 
     def hits(self, opp: _Space, i: int, j: int, number: int) -> np.ndarray:
         """This side's hit distribution in state i against the opponent in state j, as hits
@@ -259,10 +290,10 @@ def _rounds(fight: Fight, ma: SideModel, md: SideModel, starts: dict, odds: Odds
 
 
 def _fast(fight: Fight, ma: SideModel, md: SideModel, live: dict, odds: Odds, budget: _Budget) -> None:
-    sizes = [sum(m.able_after[d] + 1 for d in range(m.N + 1)) for m in (ma, md)]
-    budget.check(sizes[0] * sizes[1])
-    A = _Space(fight, ATTACKER, ma, md, _max_hits(ma))  # the attacker's states; the hits it can take
-    D = _Space(fight, DEFENDER, md, ma, _max_hits(md))
+    # each side's states that the rounds can reach; the hits it can take
+    A = _Space(fight, ATTACKER, ma, md, _max_hits(ma), {sa for sa, _ in live}, budget)
+    D = _Space(fight, DEFENDER, md, ma, _max_hits(md), {sd for _, sd in live}, budget)
+    budget.check(A.size * D.size)
     mass = np.zeros((A.size, D.size))
     for (sa, sd), p in live.items():
         mass[A.index[sa], D.index[sd]] += p
@@ -341,7 +372,7 @@ def _fast(fight: Fight, ma: SideModel, md: SideModel, live: dict, odds: Odds, bu
         if repairs and mass[~terminal].sum() < ITERATION_TAIL:
             break
     if not repairs:
-        mass = _levels(A, D, mass, terminal, moves, odds, budget)
+        mass = solve_levels(A, D, mass, terminal, moves, odds, budget)
     # how a fight ends depends on the units each side lost, not on its damaged units: summed
     # by losses first, each end is counted once
     ends: dict[tuple[int, int, bool], float] = defaultdict(float)
@@ -384,95 +415,28 @@ def _end(fight: Fight, odds: Odds, ma: SideModel, md: SideModel, state, p: float
         _finish(fight, odds, ma, md, state, p, undecided=True)
 
 
-def _levels(A: _Space, D: _Space, mass: np.ndarray, terminal: np.ndarray, moves, odds: Odds, budget: _Budget) -> np.ndarray:
-    """Solve the rest level by level: (units lost, sustains used) of both sides only grows, so a
-    level leads only to itself (nothing happened: a geometric series) and to later levels. This
-    is forward substitution in a triangular system, one level's cells at a time."""
-    ua = np.array([u for u, _ in A.states])
-    ud = np.array([u for u, _ in D.states])
-    lost = A.lost[:, None] + D.lost[None, :]
-    used = ua[:, None] + ud[None, :]
-    rows_a, cols_d = np.nonzero(~terminal)
-    order = np.lexsort((used[rows_a, cols_d], lost[rows_a, cols_d]))
-    rows_a, cols_d = rows_a[order], cols_d[order]
-    keys = lost[rows_a, cols_d] * (used.max() + 1) + used[rows_a, cols_d]
-    bounds = np.concatenate([[0], np.flatnonzero(np.diff(keys)) + 1, [len(keys)]]).tolist()
-    if len(rows_a) * A.size * D.size <= FLOW_AT_ONCE:
-        return _levels_at_once(A, D, mass, rows_a, cols_d, bounds, moves, odds, budget)
-    # where each live cell leads does not depend on the mass: worked out once for all cells when
-    # that fits in memory, else level by level
-    at_once = len(rows_a) * (A.size + D.size) <= MOVES_AT_ONCE
-    all_a, all_d = moves(rows_a, cols_d, 2) if at_once else (None, None)
-    for start, end in zip(bounds[:-1], bounds[1:]):
-        ci, cj = rows_a[start:end], cols_d[start:end]
-        weights = mass[ci, cj]
-        keep = weights > 0
-        if not keep.any():
-            continue
-        budget.check()
-        if all_a is not None and all_d is not None:
-            to_a, to_d = all_a[start:end][keep], all_d[start:end][keep]
-        else:
-            to_a, to_d = moves(ci[keep], cj[keep], 2)
-        ci, cj, weights = ci[keep], cj[keep], weights[keep]
-        stay = to_a[np.arange(len(ci)), ci] * to_d[np.arange(len(cj)), cj]
-        flowing = stay < 1.0 - 1e-15  # else nobody can hit any more from here: left as it is
-        if not flowing.any():
-            continue
-        ci, cj, stay = ci[flowing], cj[flowing], stay[flowing]
-        w = weights[flowing] / (1.0 - stay)
-        odds.rounds += w.sum()
-        outflow = (to_a[flowing] * w[:, None]).T @ to_d[flowing]
-        outflow[ci, cj] -= w * stay  # the round that changed nothing is already summed in w
-        mass[ci, cj] = 0.0
-        mass += outflow
-    return mass
-
-
-def _levels_at_once(A: _Space, D: _Space, mass: np.ndarray, rows_a, cols_d, bounds, moves, odds: Odds, budget: _Budget):
-    """The same substitution for a fight small enough to hold every cell's outflow (to every
-    cell) at once: per level, one gather and one product, which is what small fights cost."""
-    n = len(rows_a)
-    to_a, to_d = moves(rows_a, cols_d, 2)
-    flow = (to_a[:, :, None] * to_d[:, None, :]).reshape(n, -1)
-    cells = rows_a * D.size + cols_d
-    stay = flow[np.arange(n), cells]
-    flow[np.arange(n), cells] = 0.0  # the round that changed nothing: summed in the visits below
-    stuck = stay >= 1.0 - 1e-15  # nobody can hit any more from here: left as it is
-    per_visit = np.where(stuck, 0.0, 1.0 / np.where(stuck, 1.0, 1.0 - stay))
-    left = stuck.astype(float)
-    flat = mass.ravel().copy()
-    visits = np.zeros(n)
-    for start, end in zip(bounds[:-1], bounds[1:]):
-        cell = cells[start:end]
-        here = flat[cell]
-        visits[start:end] = w = here * per_visit[start:end]
-        flat[cell] = here * left[start:end]
-        flat += w @ flow[start:end]
-    odds.rounds += visits.sum()
-    budget.check()
-    return flat.reshape(mass.shape)
-
-
 def _general(fight: Fight, ma: SideModel, md: SideModel, live: dict, odds: Odds, budget: _Budget) -> None:
     """Pair by pair: for effects where one side's losses depend on both sides' hits."""
     cache: dict = {}
     harrow_attack = fight.harrow(fight.defender)
+    most_a, most_d = _max_hits(ma), _max_hits(md)
     dist_h = np.array([1.0])
     if harrow_attack is not None and not harrow_attack.blocked:
-        dist_h = hit_distribution([die for _, _, die in harrow_attack.dice])
+        dist_h = _clip(hit_distribution([die for _, _, die in harrow_attack.dice]), most_d)
 
     def transitions(state, number: int) -> dict:
         key = (state, 1 if number == 1 else 2)
         if key in cache and number != fight.cut_round():
             return cache[key]
         sa, sd = state
-        dist_a = hit_distribution([die for _, _, die in fight.round_dice(ATTACKER, ma, sa, md, sd, number)])
-        dist_d = hit_distribution([die for _, _, die in fight.round_dice(DEFENDER, md, sd, ma, sa, number)])
+        # hits past what destroys every unit change nothing: counted as the most that matter
+        dist_a = _clip(hit_distribution([die for _, _, die in fight.round_dice(ATTACKER, ma, sa, md, sd, number)]), most_d)
+        dist_d = _clip(hit_distribution([die for _, _, die in fight.round_dice(DEFENDER, md, sd, ma, sa, number)]), most_a)
         out: dict = defaultdict(float)
         for ha, pa in enumerate(dist_a):
             if pa <= 0:
                 continue
+            budget.check()  # one state of a large fight can take long: refuse in time, not after
             for hd, pd in enumerate(dist_d):
                 if pd <= 0:
                     continue

@@ -103,7 +103,11 @@ def units_key(units) -> tuple:
 def survivor_key(model: SideModel, lost: int) -> tuple:
     """Survivors after `lost` losses (the same for every state with those losses), kept on
     the model: a solve asks for the same few many times."""
-    key = ("survivors", lost)
-    if key not in model.memo:
-        model.memo[key] = units_key(model.units[lost:])
-    return model.memo[key]
+    if "survivors" not in model.memo:  # every suffix's key in one pass from the end
+        keys: list[tuple] = [()] * (model.N + 1)
+        counts: dict[str, int] = defaultdict(int)
+        for d in range(model.N - 1, -1, -1):
+            counts[model.units[d].name()] += 1
+            keys[d] = tuple(sorted(counts.items()))
+        model.memo["survivors"] = keys
+    return model.memo["survivors"][lost]

@@ -8,6 +8,7 @@ import pytest
 from tabletop.core import settings
 from tabletop.core.commands import Context, dispatch
 from tabletop.core.errors import UserError
+from tabletop.core.i18n import t
 
 
 @pytest.fixture
@@ -34,6 +35,16 @@ def test_settings_are_for_server_managers(ctx):
     ctx.is_admin = False
     with pytest.raises(UserError):
         dispatch(ctx, "settings", {"chat": "false"})
+
+
+def test_help_fits_messages_and_loses_no_line(ctx):
+    from tabletop.core.commands import COMMANDS, as_replies
+    from tabletop.core.render import check_limits
+
+    replies = as_replies(dispatch(ctx, "help", {}))
+    assert all(check_limits(r) == [] for r in replies)
+    shown = "\n".join(r.content for r in replies)
+    assert all(f"/{name}" in shown for name in COMMANDS) and t("help.units") in shown
 
 
 def test_help_for_one_command_lists_it_and_its_subcommands_only(ctx):

@@ -183,10 +183,14 @@ def test_odds_agree_with_the_dice_over_many_seeds(book, kind, options):
 
 
 def test_the_largest_battles_are_answered_or_refused(book):
+    """Only the states a fight can reach are solved, so the largest fleets are answered; a fight
+    the pair-by-pair solver cannot finish in its time budget is refused with a sentence."""
     assert solve(book, "ground", attacker="100 infantry", defender="100 infantry").total() == pytest.approx(1.0)
+    big = solve(book, "space", attacker="100 fighter", defender="50 dreadnought, 50 destroyer")
+    assert big.total() == pytest.approx(1.0, abs=1e-9) and big.defender > 0.99
     with pytest.raises(UserError) as exc:
-        solve(book, "space", attacker="100 fighter", defender="50 dreadnought, 50 destroyer")
-    assert "너무 커요" in exc.value.message
+        solve(book, "ground", attacker="30 infantry, 20 mech, valkyrie particle weave", defender="40 infantry, 10 mech")
+    assert "너무 커요" not in exc.value.message and "1초 안에 계산할 수 없을 만큼 커요" in exc.value.message
 
 
 def test_odds_refuse_what_the_dice_refuse(book):
@@ -265,7 +269,7 @@ def test_cli_odds_json_and_chart(cli_env, tmp_path):
     "p, shown", [(0.0, "0%"), (0.0004, "<1%"), (0.004, "<1%"), (0.5, "50%"), (0.996, ">99%"), (0.9999, ">99%"), (1.0, "100%")]
 )
 def test_chances_are_written_one_way(p, shown):
-    from tabletop.combat.report import _pct
+    from tabletop.combat.outcome import percent as _pct
 
     assert _pct(p) == shown
 
