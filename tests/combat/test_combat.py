@@ -678,3 +678,19 @@ def test_a_unit_bonus_naming_an_effect_is_refused(tmp_path):
         "effects:\n- {id: e, names: {en: E}, kind: technology, source: x, unit_bonus: {unit: e, value: 2}}\n"
     )
     assert _problems(_unit_folder(tmp_path, body)) == ["data/units/f0.yaml: effect e: 'unit_bonus' names no unit 'e'"]
+
+
+@pytest.mark.parametrize(
+    "spec, unit, combat, dice",
+    [
+        ("artemiris", "keleres-flagship", 7, 2),
+        ("켈레레스 메크", "keleres-mech", 6, 1),
+        ("crimson legionnaire", "crimson-legionnaire", 8, 1),
+        ("진홍 군단병 II", "crimson-legionnaire-2", 7, 1),
+        ("floating factory ii", "floating-factory-2", None, 1),
+        ("dimensional tear2", "dimensional-tear-2", None, 1),
+    ],
+)
+def test_faction_units_added_from_their_cards(book, spec, unit, combat, dice):
+    [made] = parse_side(spec, book).units
+    assert (made.id, made.combat, made.dice) == (unit, combat, dice)
