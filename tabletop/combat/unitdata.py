@@ -163,6 +163,7 @@ UNIT_FIELDS: dict[str, Field] = {
     "type": Field(_one_of(LOSS_ORDER), required=True),
     "tier": Field(_whole(1, 2)),
     "ground": Field(_flag),
+    "ship": Field(_flag),  # a unit of another type that is also a ship (the Z-Grav Eidolon in space)
     "combat": Field(_whole(1, DIE_FACES)),
     "dice": Field(_whole(1, DIE_FACES)),
     "sustain": Field(_flag),

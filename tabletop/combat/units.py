@@ -228,7 +228,7 @@ class UnitBook:
             dice=row.get("dice", 1),
             sustain=bool(row.get("sustain")),
             ground=kind in GROUND_TYPES or bool(row.get("ground")),
-            ship=kind in SHIP_TYPES,
+            ship=kind in SHIP_TYPES or bool(row.get("ship")),
             structure=kind in STRUCTURE_TYPES,
             bombardment=Roll(**row["bombardment"]) if row.get("bombardment") else None,
             space_cannon=Roll(**row["space_cannon"]) if row.get("space_cannon") else None,

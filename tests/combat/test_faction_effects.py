@@ -11,6 +11,7 @@ from tabletop.combat.commands import build_fight
 from tabletop.combat.dice import Dice
 from tabletop.combat.resolver import resolve
 from tabletop.combat.units import unit_book
+from tabletop.core.errors import UserError
 
 
 @pytest.fixture(scope="module")
@@ -178,3 +179,16 @@ def test_a_letnev_flagship_damaged_before_the_rounds_is_counted_once(book):
     assert exact.total() == pytest.approx(1.0, abs=1e-9)
     for side in ("attacker", "defender"):
         assert sum(exact.survivors[side].values()) == pytest.approx(1.0, abs=1e-9)
+
+
+def test_the_z_grav_eidolon_fights_as_a_ship_with_two_dice_three_with_the_flagship(book):
+    def zgrav_dice(attacker):
+        battle = resolve(fight(book, "space", attacker=attacker, defender="3 cruiser"), Dice(2))
+        first = next(v for v in battle.steps[1].volleys if v.side == "attacker" and v.kind == "combat")
+        return sum("제트-그라브" in d.unit for d in first.dice)
+
+    assert zgrav_dice("1 z-grav eidolon") == 2
+    assert zgrav_dice("1 z-grav eidolon, naaz-rokha flagship") == 3
+    with pytest.raises(UserError):  # the planet side (Eidolon) is no ship: alone it cannot fight in space
+        fight(book, "space", attacker="1 eidolon", defender="1 cruiser")
+    agree_with_dice(fight(book, "space", attacker="2 z-grav eidolon, 1 destroyer", defender="2 cruiser"))
