@@ -128,11 +128,15 @@ class Piped:
                 reply.rows = [[c for c in row if getattr(c, "custom_id", "") not in (PAGE_PREV, PAGE_NEXT)] for row in reply.rows]
         else:
             replies = commands.as_replies(result)
-        self.numbered = []
+        # An answer only the asker sees, with no buttons of its own (a refusal), leaves the
+        # choices on screen, as Discord leaves the message whose button was refused.
+        aside = all(r.ephemeral and not r.rows for r in replies)
+        if not aside:
+            self.numbered = []
         for i, reply in enumerate(replies):
             last = i == len(replies) - 1
             text = reply.text(rows=not last)  # the last reply's buttons are numbered below
-            if last:
+            if last and not aside:
                 self.numbered = choices(reply)
                 links = [f"[{c.label}: {c.url}]" for row in reply.rows for c in row if isinstance(c, Button) and c.url]
                 text += "".join("\n" + x for x in links)

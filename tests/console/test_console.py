@@ -366,3 +366,16 @@ def test_the_terminal_app_loses_no_character_at_any_width(ctx, width):
                 c for e in reply.embeds for c in plain(e.description + "".join(v for _, v in e.fields)) if not c.isspace()
             )
             assert not wanted - collections.Counter(c for c in out.getvalue() if not c.isspace()), (section.id, page)
+
+
+def test_a_refused_press_leaves_the_choices_on_screen(compendium, state):
+    """A number past the choices (or any refusal) is answered aside; the buttons stay, as on
+    Discord, so the next number still presses one."""
+    import io
+
+    from tabletop.console.app import run
+
+    out = io.StringIO()
+    run(compendium, state, stdin=io.StringIO("/rule 79\n9\n1\n"), stdout=out)
+    before, refused, after = out.getvalue().partition("9번 선택지는 없어요")
+    assert refused and "━━ 79 폭격" in before and "━━ 75 침공" in after, after[:200]
