@@ -34,19 +34,14 @@ async def show(interaction: discord.Interaction, cmd: core.Command, values: dict
     if cmd.deferred:
         await interaction.response.defer(thinking=True, ephemeral=private)
     answer = await workers.run(context(interaction), cmd.name, **values)
-    if isinstance(answer, Paged):
-        if cmd.deferred:
-            await send_followup(interaction, answer)
-        else:
-            await show_answer(interaction, answer, ephemeral=private)
-        return
-    view = discord.ui.View(timeout=None)
-    add_components(view, answer)
-    ephemeral = private or answer.ephemeral
-    if cmd.deferred:
-        await interaction.followup.send(**send_kwargs(answer, view), ephemeral=ephemeral)
+    if not cmd.deferred:
+        await show_answer(interaction, answer, ephemeral=private)
+    elif isinstance(answer, Paged):
+        await send_followup(interaction, answer)
     else:
-        await interaction.response.send_message(**send_kwargs(answer, view), ephemeral=ephemeral)
+        view = discord.ui.View(timeout=None)
+        add_components(view, answer)
+        await interaction.followup.send(**send_kwargs(answer, view), ephemeral=private or answer.ephemeral)
 
 
 def annotation(opt: core.Option) -> Any:

@@ -47,10 +47,6 @@ def send_kwargs(reply: Reply, view: discord.ui.View | None = None) -> dict:
     return kwargs
 
 
-def compendium_of(interaction: discord.Interaction):
-    return interaction.client.compendium  # type: ignore[attr-defined]
-
-
 def reports_errors(callback):
     """For button, menu and form callbacks, which the command tree's error handler does not see:
     any failure is answered like a command's (ephemeral; an error id for the unexpected)."""

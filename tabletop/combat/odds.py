@@ -423,10 +423,11 @@ def _general(fight: Fight, ma: SideModel, md: SideModel, live: dict, odds: Odds,
     dist_h = np.array([1.0])
     if harrow_attack is not None and not harrow_attack.blocked:
         dist_h = _clip(hit_distribution([die for _, _, die in harrow_attack.dice]), most_d)
+    cut = fight.cut_round()  # the round a retreat or a stop ends the combat: its moves are its own
 
     def transitions(state, number: int) -> dict:
         key = (state, 1 if number == 1 else 2)
-        if key in cache and number != fight.cut_round():
+        if key in cache and number != cut:
             return cache[key]
         sa, sd = state
         # hits past what destroys every unit change nothing: counted as the most that matter
@@ -450,7 +451,6 @@ def _general(fight: Fight, ma: SideModel, md: SideModel, live: dict, odds: Odds,
     def terminal(state) -> bool:
         return ma.gone(state[0]) or md.gone(state[1])
 
-    cut = fight.cut_round()
     first = max(1, cut or 1)
     repairs = ma.repairs or md.repairs
     current = dict(live)
