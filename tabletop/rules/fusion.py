@@ -36,6 +36,7 @@ WORD_SIGNALS = frozenset({"text", "contains"})  # the question's words pointed a
 # above 0.8 and everything under 0.5 was wrong or a question the document cannot answer
 # ("타이머 맞춰놓고 할까?"), so the words had matched by accident.
 MIN_MEANING = 0.5
+SHOWN = 3  # results a reply lists before "more"
 
 
 @dataclass(frozen=True)
@@ -82,7 +83,27 @@ def fuse(
         if ceiling is not None:
             score = min(score, ceiling - 1)
         out[section] = [score, entry[1] if entry else None, entry[2] if entry else "dense"]
+    _keep_first_choices(out, lexical, view)
     return out
+
+
+def _keep_first_choices(fused: dict[str, list], lexical: dict[str, list], view: DenseView) -> None:
+    """Each ranker's first choice stays among the first SHOWN results. Where the two disagree,
+    one of them is right more often than the sum of their scores can tell (on the players'
+    files the dense ranker alone has the answer in its first three 97 times in 100, the fusion
+    92), and a reply lists three sections: so both first choices are offered, the fused order
+    deciding only which comes first."""
+    firsts = [max(view.section_z, key=view.section_z.__getitem__)]
+    if lexical:
+        firsts.append(max(lexical, key=lambda s: lexical[s][0]))
+    ranked = sorted(fused, key=lambda s: -fused[s][0])
+    late = [s for s in dict.fromkeys(firsts) if s in ranked[SHOWN:]]
+    if not late:
+        return
+    staying = ranked[: SHOWN - len(late)]
+    floor = fused[staying[-1]][0]
+    for step, section in enumerate(late, 1):  # in the fused order, just under the ones that stay
+        fused[section][0] = floor - step * 1e-6
 
 
 def best_rule(

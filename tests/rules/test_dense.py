@@ -101,3 +101,33 @@ def test_the_model_reads_a_question_within_its_token_budget():
     assert read.startswith("폭격 (") and count(read) - count("") <= dense.QUERY_TOKENS // 2 + count("폭격") - count("")
     assert model.within_budget("커토 받으면 어디 넣어?", ["지휘 토큰"]) == "커토 받으면 어디 넣어? (지휘 토큰)"
     assert count(model.within_budget("가" * 200, [])) <= dense.QUERY_TOKENS
+
+
+def _view(z: dict[str, float]):
+    from tabletop.rules import fusion
+
+    return fusion.DenseView(z, np.array(list(z.values())))
+
+
+def test_each_rankers_first_choice_is_among_the_first_three():
+    """The dense ranker's favourite, far behind on words, still shows third; the lexical
+    favourite keeps its place; the rest follow the fused order."""
+    from tabletop.rules import fusion
+
+    lexical = {"a": [90.0, None, "text"], "b": [80.0, None, "text"], "c": [70.0, None, "text"], "d": [60.0, None, "text"]}
+    z = {"a": 0.5, "b": 0.4, "c": 0.3, "d": 0.2, "e": 2.0}
+    fused = fusion.fuse(lexical, _view(z), weight=0.75)
+    ranked = sorted(fused, key=lambda s: -fused[s][0])
+    assert ranked[:3] == ["a", "b", "e"]
+    assert ranked[3:] == ["c", "d"]
+
+
+def test_both_first_choices_late_take_the_last_two_places():
+    from tabletop.rules import fusion
+
+    # the lexical favourite 'x' is pulled down by a very negative z; the dense favourite 'y' has no words
+    lexical = {"x": [60.0, None, "text"], "a": [59.0, None, "text"], "b": [58.0, None, "text"], "c": [57.0, None, "text"]}
+    z = {"x": -5.0, "a": 1.0, "b": 0.9, "c": 0.8, "y": 6.0}
+    fused = fusion.fuse(lexical, _view(z), weight=0.75)
+    ranked = sorted(fused, key=lambda s: -fused[s][0])
+    assert ranked[0] == "a" and set(ranked[1:3]) == {"x", "y"}, ranked
