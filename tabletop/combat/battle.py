@@ -263,11 +263,13 @@ class Fight:
         graviton = (lambda u: u.non_fighter_ship) if shooter.effects.graviton else None
         return Attack(shooter_name, "space_cannon_offense", dice, targets=lambda u: u.ship, first=graviton, modifier=mod)
 
-    def barrage(self, shooter_name: str, shooter: Side) -> Attack | None:
+    def barrage(self, shooter_name: str, shooter: Side, target: Side) -> Attack | None:
         """Anti-fighter barrage, first round of space combat only: hits on fighters, excess lost."""
         units = [u for u in shooter.units if u.anti_fighter_barrage and u.ship]
         if not units:
             return None
+        if any("no-barrage-against" in u.abilities for u in target.units):  # anywhere in the system
+            return Attack(shooter_name, "anti_fighter_barrage", [], targets=lambda u: u.type == "fighter", blocked=t("combat.iconoclast"))
         dice = []
         for u in units:
             roll = u.anti_fighter_barrage
@@ -316,8 +318,8 @@ class Fight:
                 lambda a, d: self.assault_cannon(DEFENDER, d, a),
                 lambda a, d: self.ambush(ATTACKER, a),
                 lambda a, d: self.ambush(DEFENDER, d),
-                lambda a, d: self.barrage(ATTACKER, a),
-                lambda a, d: self.barrage(DEFENDER, d),
+                lambda a, d: self.barrage(ATTACKER, a, d),
+                lambda a, d: self.barrage(DEFENDER, d, a),
             ]
         if self.kind in ("bombard", "invade"):
             ships = self.ships if self.kind == "invade" else self.attacker

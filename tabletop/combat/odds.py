@@ -89,6 +89,7 @@ def solve(fight: Fight) -> Odds:
     check_dice(fight)
     budget = _Budget()
     odds = Odds(control=0.0 if fight.kind == "invade" else None, retreating=fight.retreat[0] if fight.retreat else None)
+    odds.notes = list(fight.notes)  # units typed that take no part, effects that never act
     scenarios = _pre_combat(fight, budget)
     if not fight.has_rounds():  # bombardment only
         for p, a, d in scenarios:

@@ -155,6 +155,7 @@ def odds_pages(odds: Odds, kind: str, chart: str = "", swap_id: str | None = Non
     if kind == "invade" and odds.no_combat:
         lines.append(t("odds.no_combat", p=percent(odds.no_combat)))
     lines.append(t("odds.rounds", n=f"{odds.rounds:.2f}"))
+    lines += [escape_md(n) for n in odds.notes]
     for side in (ATTACKER, DEFENDER):
         lines.append(f"__**{t('odds.likely', side=_side_name(side))}**__")
         lines += [f"{percent(p)} — {_units(units)}" for units, p in odds.top_survivors(side, 3) if p > 0]

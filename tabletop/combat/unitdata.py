@@ -55,6 +55,7 @@ class Mechanic:
 
 ABILITIES: dict[str, Mechanic] = {
     "no-space-cannon-against": Mechanic("Argent flagship: no space cannon against your ships"),
+    "no-barrage-against": Mechanic("Naalu mech Iconoclast Ω (Codex): no anti-fighter barrage against your units in its system"),
     "opponent-no-sustain": Mechanic("Mentak flagship (space) and mech (ground)"),
     "fighters-fight-on-ground": Mechanic("Naalu flagship"),
     "other-ships-plus-one": Mechanic("Sardakk flagship"),

@@ -192,3 +192,32 @@ def test_the_z_grav_eidolon_fights_as_a_ship_with_two_dice_three_with_the_flagsh
     with pytest.raises(UserError):  # the planet side (Eidolon) is no ship: alone it cannot fight in space
         fight(book, "space", attacker="1 eidolon", defender="1 cruiser")
     agree_with_dice(fight(book, "space", attacker="2 z-grav eidolon, 1 destroyer", defender="2 cruiser"))
+
+
+def test_iconoclast_omega_stops_anti_fighter_barrage_against_its_side(book):
+    """Three destroyers' barrage (2 dice at 9 each) is what the fighters fear; with the Codex
+    Naalu mech in the system the barrage is not rolled, so the odds are those of ships that hit
+    on 9 with no barrage (cruisers made to hit on 9), and the log says why."""
+    shielded = agree_with_dice(fight(book, "space", attacker="6 fighter, 1 carrier, 1 iconoclast omega", defender="3 destroyer"))
+    exposed = odds.solve(fight(book, "space", attacker="6 fighter, 1 carrier, 1 iconoclast", defender="3 destroyer"))
+    no_barrage = odds.solve(fight(book, "space", attacker="6 fighter, 1 carrier", defender="3 cruiser@9"))
+    assert shielded.attacker == pytest.approx(no_barrage.attacker, abs=1e-9)
+    assert shielded.attacker > exposed.attacker + 0.02
+    battle = resolve(fight(book, "space", attacker="6 fighter, 1 carrier, 이코노클라스트 Ω", defender="3 destroyer"), Dice(3))
+    barrage = [v for v in battle.steps[0].volleys if v.kind == "anti_fighter_barrage"]
+    assert len(barrage) == 1 and not barrage[0].dice and "Ω" in barrage[0].blocked
+    # its own side's barrage is not stopped: the ability protects only its owner's units
+    theirs = resolve(fight(book, "space", attacker="3 destroyer, 1 iconoclast omega", defender="4 fighter, 1 carrier"), Dice(3))
+    assert any(v.kind == "anti_fighter_barrage" and v.dice for v in theirs.steps[0].volleys)
+
+
+def test_the_odds_say_which_typed_units_take_no_part(book):
+    """Ground forces typed on a space side sit the combat out: the odds say so, as the dice do,
+    in the reply and in --json, rather than dropping them without a word."""
+    from tabletop.combat.report import odds_pages
+
+    result = odds.solve(fight(book, "space", attacker="4 fighter, 1 carrier, 2 infantry", defender="2 destroyer"))
+    assert any("2" in note for note in result.notes) and result.as_dict()["notes"] == result.notes
+    assert result.notes[0] in odds_pages(result, "space").reply().text()
+    quiet = odds.solve(fight(book, "space", attacker="4 fighter, 1 carrier", defender="2 destroyer"))
+    assert quiet.notes == [] and "notes" not in quiet.as_dict()
