@@ -269,7 +269,9 @@ class Fight:
         if not units:
             return None
         if any("no-barrage-against" in u.abilities for u in target.units):  # anywhere in the system
-            return Attack(shooter_name, "anti_fighter_barrage", [], targets=lambda u: u.type == "fighter", blocked=t("combat.iconoclast"))
+            return Attack(
+                shooter_name, "anti_fighter_barrage", [], targets=lambda u: u.type == "fighter", blocked=t("combat.iconoclast")
+            )
         dice = []
         for u in units:
             roll = u.anti_fighter_barrage
