@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import threading
-from pathlib import Path
 
 import pytest
 from discord_fakes import FakeBot, FakeInteraction, FakeUser, persistent_item
+from run_bot import run_bot
 
 from tabletop.agenda.store import AgendaStore, Player
 from tabletop.agenda.view import agenda_reply
@@ -16,7 +14,6 @@ from tabletop.console.app import run_line
 from tabletop.core.errors import UserError
 from tabletop.store import open_state
 
-ROOT = Path(__file__).resolve().parents[2]
 A, B, C = (Player(f"name:{n.lower()}", n) for n in "ABC")
 STARTER = Player("999", "Starter")
 
@@ -47,9 +44,7 @@ as A: /agenda pass window:after
 as B: /agenda vote outcome:가결 votes:2
 /agenda show
 """
-    out = subprocess.run(
-        [sys.executable, "bot.py", "console"], cwd=ROOT, env=cli_env, input=script, capture_output=True, text=True, timeout=120
-    )
+    out = run_bot(["console"], cli_env, stdin=script)
     assert out.returncode == 0 and "Traceback" not in out.stdout + out.stderr
     refused, rest = out.stdout.split("아직 when 창(공개될 때)이 열려 있어 투표할 수 없어요. 넘기지 않은 사람: B, C, A", 1)
     assert "2표 기록" not in refused  # the first vote is refused by that sentence

@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 from functools import lru_cache
 from math import comb
-from pathlib import Path
 
 import pytest
 import yaml
+from run_bot import run_bot
 
 from tabletop.combat.commands import build_fight, fight
 from tabletop.combat.dice import Dice, parse_seed, roll_expression
@@ -20,8 +18,6 @@ from tabletop.combat.units import parse_side, unit_book
 from tabletop.core.commands import Context, dispatch
 from tabletop.core.components import press
 from tabletop.core.errors import UserError
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 class Loaded(Dice):
@@ -580,37 +576,15 @@ def test_command_options_are_checked(compendium, state):
 
 
 def test_cli_json(cli_env):
-    out = subprocess.run(
-        [
-            sys.executable,
-            str(ROOT / "bot.py"),
-            "combat",
-            "ground",
-            "--attacker",
-            "3 infantry, 1 mech",
-            "--defender",
-            "4 보병",
-            "--seed",
-            "42",
-            "--json",
-        ],
-        capture_output=True,
-        text=True,
-        env=cli_env,
-        timeout=120,
+    out = run_bot(
+        ["combat", "ground", "--attacker", "3 infantry, 1 mech", "--defender", "4 보병", "--seed", "42", "--json"], cli_env
     )
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
     assert data["seed"] == 42 and data["winner"] in ("attacker", "defender", "draw")
     assert {"rounds", "survivors"} <= set(data)
     assert all("dice" in v and "hits" in v for r in data["rounds"] for v in r["volleys"])
-    bad = subprocess.run(
-        [sys.executable, str(ROOT / "bot.py"), "combat", "ground", "--attacker", "3 mek", "--defender", "1 infantry"],
-        capture_output=True,
-        text=True,
-        env=cli_env,
-        timeout=120,
-    )
+    bad = run_bot(["combat", "ground", "--attacker", "3 mek", "--defender", "1 infantry"], cli_env)
     assert bad.returncode == 1 and "Mech (메크)" in bad.stderr and "Traceback" not in bad.stderr
 
 

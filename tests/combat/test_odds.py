@@ -5,13 +5,11 @@ from __future__ import annotations
 
 import json
 import struct
-import subprocess
-import sys
 from functools import lru_cache
 from math import comb
-from pathlib import Path
 
 import pytest
+from run_bot import run_bot
 
 from tabletop.combat import odds
 from tabletop.combat.commands import build_fight
@@ -20,8 +18,6 @@ from tabletop.combat.resolver import resolve
 from tabletop.combat.units import unit_book
 from tabletop.core.commands import Context, dispatch
 from tabletop.core.errors import UserError
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
@@ -235,10 +231,8 @@ def test_odds_command_sends_its_chart_and_combat_shows_odds_first(compendium, st
 
 def test_cli_odds_json_and_chart(cli_env, tmp_path):
     chart = tmp_path / "odds.png"
-    out = subprocess.run(
+    out = run_bot(
         [
-            sys.executable,
-            str(ROOT / "bot.py"),
             "odds",
             "invade",
             "--ships",
@@ -253,10 +247,7 @@ def test_cli_odds_json_and_chart(cli_env, tmp_path):
             "--chart",
             str(chart),
         ],
-        capture_output=True,
-        text=True,
-        env=cli_env,
-        timeout=120,
+        cli_env,
     )
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import io
 import re
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -14,6 +13,7 @@ from pathlib import Path
 import pexpect
 import pytest
 from rich.console import Console
+from run_bot import run_bot
 
 from tabletop import features
 from tabletop.console import lines
@@ -186,14 +186,7 @@ def test_an_attachment_is_saved_where_the_person_can_open_it(monkeypatch, tmp_pa
 
 
 def test_piped_console_stays_plain_and_harmless(cli_env):
-    out = subprocess.run(
-        [sys.executable, str(ROOT / "bot.py"), "console"],
-        input="/rule 79.1\nhello\x1b[31mred\n",
-        capture_output=True,
-        text=True,
-        env=cli_env,
-        timeout=120,
-    )
+    out = run_bot(["console"], cli_env, stdin="/rule 79.1\nhello\x1b[31mred\n")
     assert out.returncode == 0, out.stderr
     assert "\x1b" not in out.stdout and "hello␛[31mred" in out.stdout
     assert "┃ ▶ 79.1" in out.stdout and "> " not in out.stdout  # plain text, no prompt
@@ -202,14 +195,7 @@ def test_piped_console_stays_plain_and_harmless(cli_env):
 
 def test_a_piped_script_reads_every_page_and_presses_buttons_by_number(cli_env, tmp_path):
     script = "/rule 62\n/rule 79.1\n1\n9\n/agenda start name:X\n1\n3\n/agenda show\n"
-    out = subprocess.run(
-        [sys.executable, str(ROOT / "bot.py"), "console", "--state", str(tmp_path / "s.db")],
-        input=script,
-        capture_output=True,
-        text=True,
-        env=cli_env,
-        timeout=120,
-    )
+    out = run_bot(["console", "--state", str(tmp_path / "s.db")], cli_env, stdin=script)
     assert out.returncode == 0 and "Traceback" not in out.stdout + out.stderr
     assert "62.1 " in out.stdout and "62.22" in out.stdout  # both pages of 62, no buttons to turn them
     assert "━━ 75 침공" in out.stdout  # '1' pressed 침공 under 79.1

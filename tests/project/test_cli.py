@@ -9,23 +9,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+from run_bot import run_bot
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def bot(args, env, stdin="", cwd=ROOT):
-    return subprocess.run(
-        [sys.executable, str(ROOT / "bot.py"), *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=cwd,
-        timeout=120,
-    )
-
-
 def test_rule_prints_section_with_rule_marked(cli_env):
-    out = bot(["rule", "79.1"], cli_env)
+    out = run_bot(["rule", "79.1"], cli_env)
     assert out.returncode == 0, out.stderr
     assert "79 폭격 (유닛 능력) · Bombardment" in out.stdout
     assert "┃ ▶ 79.1 1단계" in out.stdout
@@ -33,7 +23,7 @@ def test_rule_prints_section_with_rule_marked(cli_env):
 
 
 def test_search_json_from_stdin(cli_env):
-    out = bot(["search", "--json", "-"], cli_env, stdin="피해견딤\n피자 레시피\n79.1\n")
+    out = run_bot(["search", "--json", "-"], cli_env, stdin="피해견딤\n피자 레시피\n79.1\n")
     assert out.returncode == 0, out.stderr
     rows = [json.loads(line) for line in out.stdout.splitlines()]
     assert rows[0]["query"] == "피해견딤" and rows[0]["results"][0]["id"] == "80"
@@ -44,7 +34,7 @@ def test_search_json_from_stdin(cli_env):
 
 def test_console_speaks_slash_commands(cli_env):
     session = "/rule query:폭격\n/rule 80.3\n/rule\n/nope\n?피해 견딤\n/quit\n/rule 79\n"
-    out = bot(["console"], cli_env, stdin=session)
+    out = run_bot(["console"], cli_env, stdin=session)
     assert out.returncode == 0, out.stderr
     assert out.stdout.count("79 폭격") == 1  # nothing after /quit
     assert "┃ ▶ 80.3" in out.stdout
@@ -54,22 +44,22 @@ def test_console_speaks_slash_commands(cli_env):
 
 
 def test_console_json_prints_discord_payloads(cli_env):
-    out = bot(["console", "--json"], cli_env, stdin="/rule 79.1\n")
+    out = run_bot(["console", "--json"], cli_env, stdin="/rule 79.1\n")
     payload = json.loads(out.stdout.splitlines()[0])
     assert payload["embeds"][0]["title"].startswith("79 폭격")
     assert payload["components"][0]["components"][0]["custom_id"] == "rule:open:ti4:75"
 
 
 def test_run_without_token_explains_and_exits_2(cli_env, tmp_path):
-    out = bot(["run"], cli_env, cwd=tmp_path)
+    out = run_bot(["run"], cli_env, cwd=tmp_path)
     assert out.returncode == 2
     assert "DISCORD_TOKEN" in out.stderr and "python bot.py console" in out.stderr
     assert "Traceback" not in out.stderr and len(out.stderr.strip().splitlines()) == 1
-    assert bot([], cli_env, cwd=tmp_path).returncode == 2  # plain `python bot.py` is `run`
+    assert run_bot([], cli_env, cwd=tmp_path).returncode == 2  # plain `python bot.py` is `run`
 
 
 def test_help_lists_commands(cli_env):
-    out = bot(["--help"], cli_env)
+    out = run_bot(["--help"], cli_env)
     for word in ("console", "build", "search", "rule", "eval", "render", "commands", "sync"):
         assert word in out.stdout
 
@@ -96,7 +86,7 @@ def test_build_with_broken_yaml_exits_nonzero_and_keeps_database(tmp_path, cli_e
 
 
 def test_render_json_gives_every_page(cli_env):
-    out = bot(["render", "62.19", "--json"], cli_env)
+    out = run_bot(["render", "62.19", "--json"], cli_env)
     pages = json.loads(out.stdout)
     assert len(pages) >= 1
     joined = "".join(p["embeds"][0]["description"] for p in pages)
@@ -105,7 +95,7 @@ def test_render_json_gives_every_page(cli_env):
 
 def test_console_agenda_carries_over_between_sessions(cli_env, tmp_path):
     state = str(tmp_path / "votes.db")
-    first = bot(
+    first = run_bot(
         ["console", "--json", "--state", state],
         cli_env,
         stdin="/agenda start name:의회 해산 players:Alice, Bob speaker:Bob kind:law\nas Alice: /agenda vote outcome:가결 votes:4\n",
@@ -114,7 +104,7 @@ def test_console_agenda_carries_over_between_sessions(cli_env, tmp_path):
     started = json.loads(first.stdout.splitlines()[0])
     assert started["embeds"][0]["title"] == "정책 #1: 의회 해산 (법)"
     assert [c["custom_id"] for c in started["components"][0]["components"]] == ["agenda:1:vote:0", "agenda:1:vote:1"]
-    second = bot(["console", "--json", "--state", state], cli_env, stdin="as Bob: /agenda close\n")
+    second = run_bot(["console", "--json", "--state", state], cli_env, stdin="as Bob: /agenda close\n")
     closed = json.loads(second.stdout.splitlines()[0])
     assert "결과: 가결" in closed["embeds"][0]["description"] and "게임에 남아요" in closed["embeds"][0]["description"]
     assert closed["components"] == []
@@ -165,5 +155,5 @@ def test_the_command_lines_are_made_from_the_command_table():
 
 
 def test_a_command_line_value_out_of_the_tables_limits_gets_its_sentence(cli_env):
-    out = bot(["combat", "ground", "--attacker", "3 infantry", "--defender", "2 infantry", "--attacker-mod", "11"], cli_env)
+    out = run_bot(["combat", "ground", "--attacker", "3 infantry", "--defender", "2 infantry", "--attacker-mod", "11"], cli_env)
     assert out.returncode == 1 and "attacker_mod" in out.stderr and "-10" in out.stderr and "Traceback" not in out.stderr

@@ -3,23 +3,12 @@ dice targets, Galaxy Trucker meteors, game names and console parsing."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
+from run_bot import run_bot
 
 from tabletop.console.app import run_line
 from tabletop.core import commands
 from tabletop.core.errors import UserError
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def bot(args, env, stdin=""):
-    return subprocess.run(
-        [sys.executable, "bot.py", *args], cwd=ROOT, env=env, input=stdin, capture_output=True, text=True, timeout=120
-    )
 
 
 def text_of(replies) -> str:
@@ -31,13 +20,13 @@ def text_of(replies) -> str:
 
 @pytest.mark.parametrize("limit", ["0", "-1", "26", "many"])
 def test_search_limit_out_of_range_is_refused(cli_env, limit):
-    out = bot(["search", "폭격", "--limit", limit], cli_env)
+    out = run_bot(["search", "폭격", "--limit", limit], cli_env)
     assert out.returncode == 2 and "--limit" in out.stderr and "찾지 못했어요" not in out.stdout
 
 
 @pytest.mark.parametrize("command", [["search", ""], ["rule", ""], ["search", "", "--json"], ["search", "가" * 201, "--json"]])
 def test_search_and_rule_refuse_the_same_queries_alike(cli_env, command):
-    out = bot(command, cli_env)
+    out = run_bot(command, cli_env)
     assert out.returncode == 1 and "Traceback" not in out.stderr
 
 
@@ -45,22 +34,22 @@ def test_search_and_rule_refuse_the_same_queries_alike(cli_env, command):
     "command", [["render", "79", "--game", "nosuch"], ["eval", "tests/eval/ti4_queries.yaml", "--game", "nosuch"]]
 )
 def test_an_unknown_game_is_named_before_anything_runs(cli_env, command):
-    out = bot(command, cli_env)
+    out = run_bot(command, cli_env)
     assert out.returncode == 1 and "nosuch" in out.stderr and "MISS" not in out.stdout
 
 
 def test_the_console_refuses_an_unknown_game_at_start(cli_env):
-    out = bot(["console", "--game", "nosuch"], cli_env, "/rule 79\n")
+    out = run_bot(["console", "--game", "nosuch"], cli_env, "/rule 79\n")
     assert out.returncode == 2 and "nosuch" in out.stderr and "Traceback" not in out.stderr
 
 
 def test_an_unknown_flag_is_reported_by_its_subcommand(cli_env):
-    out = bot(["combat", "ground", "--attacker", "2 infantry", "--defender", "1 infantry", "--bogus", "1"], cli_env)
+    out = run_bot(["combat", "ground", "--attacker", "2 infantry", "--defender", "1 infantry", "--bogus", "1"], cli_env)
     assert out.returncode == 2 and "bot.py combat ground: error: unrecognized arguments: --bogus 1" in out.stderr
 
 
 def test_a_chart_path_that_is_a_folder_gets_a_sentence(cli_env, tmp_path):
-    out = bot(["odds", "ground", "--attacker", "2 infantry", "--defender", "1 infantry", "--chart", str(tmp_path)], cli_env)
+    out = run_bot(["odds", "ground", "--attacker", "2 infantry", "--defender", "1 infantry", "--chart", str(tmp_path)], cli_env)
     assert out.returncode == 1 and str(tmp_path) in out.stderr and "Traceback" not in out.stderr
 
 
@@ -71,7 +60,7 @@ def test_a_chart_path_that_is_a_folder_gets_a_sentence(cli_env, tmp_path):
 def test_a_query_file_entry_of_the_wrong_shape_is_named(cli_env, tmp_path, entry, field, line):
     path = tmp_path / "q.yaml"
     path.write_text(f'- {{q: "폭격", expect: [79]}}\n- {{q: "b", {entry}}}\n', encoding="utf-8")
-    out = bot(["eval", str(path)], cli_env)
+    out = run_bot(["eval", str(path)], cli_env)
     assert out.returncode == 1 and f"{path}, line {line}: {field}" in out.stderr and "Traceback" not in out.stderr
 
 
@@ -146,5 +135,5 @@ def test_console_lines_are_read_as_typed(ctx, line, says):
 
 
 def test_quit_with_words_after_it_ends_the_console(cli_env):
-    out = bot(["console"], cli_env, "/quit now\n/rule 79.1\n")
+    out = run_bot(["console"], cli_env, "/quit now\n/rule 79.1\n")
     assert out.returncode == 0 and "79.1" not in out.stdout

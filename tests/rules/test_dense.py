@@ -3,16 +3,12 @@ fallback, topics without an entry of their own, and the health line."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import numpy as np
 import pytest
+from run_bot import run_bot
 
 from tabletop.rules import dense
 from tabletop.rules.search import SearchEngine
-
-ROOT = __import__("pathlib").Path(__file__).resolve().parents[2]
 
 
 class BrokenModel(dense.Embedder):
@@ -65,7 +61,7 @@ def test_a_question_about_a_topic_without_an_entry_is_answered_with_a_note(compe
 
 
 def test_health_says_which_search_runs(cli_env):
-    out = subprocess.run([sys.executable, "bot.py", "health"], cwd=ROOT, env=cli_env, capture_output=True, text=True)
+    out = run_bot(["health"], cli_env)
     assert "search: dense + lexical" in out.stdout
 
 

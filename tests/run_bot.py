@@ -1,0 +1,22 @@
+"""`python bot.py …` in a child process, as a user types it: one helper for every test that
+drives the command line or the piped console."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run_bot(args: list[str], env: dict, stdin: str = "", cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, str(ROOT / "bot.py"), *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=cwd,
+        timeout=120,
+    )
