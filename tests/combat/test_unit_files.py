@@ -1,0 +1,118 @@
+"""The unit files: every field checked by type, problems named with file, unit and field, and
+broken unit data stopping only combat, never rules answers."""
+
+from __future__ import annotations
+
+import pytest
+
+from tabletop.core.errors import UserError
+
+
+def _unit_folder(tmp_path, *files: str):
+    folder = tmp_path / "data" / "units"
+    folder.mkdir(parents=True)
+    for i, body in enumerate(files):
+        (folder / f"f{i}.yaml").write_text(body, encoding="utf-8")
+    return folder
+
+
+def _problems(folder) -> list[str]:
+    from tabletop.combat.unitdata import UnitDataError, load_unit_tables
+
+    with pytest.raises(UnitDataError) as exc:
+        load_unit_tables(folder)
+    return exc.value.messages
+
+
+def test_a_malformed_unit_file_is_refused_naming_file_unit_and_field(tmp_path):
+    msgs = _problems(
+        _unit_folder(
+            tmp_path,
+            "game: ti4\nunits:\n- {id: infantry, names: {en: Infantry}, type: infantry, combat: eight, source: x}\n"
+            "- {id: mech, names: {en: Mech}, type: robot, combat: 6, source: x, colour: red}\n"
+            "effects:\n- {id: x, names: {en: X}, kind: rumour, source: y}\n",
+        )
+    )
+    assert "data/units/f0.yaml: unit infantry: 'combat' must be a whole number from 1 to 10" in msgs
+    assert any(m.startswith("data/units/f0.yaml: unit mech: 'type' must be one of") for m in msgs)
+    assert "data/units/f0.yaml: unit mech: unknown field 'colour'" in msgs
+    assert any(m.startswith("data/units/f0.yaml: effect x: 'kind' must be one of") for m in msgs)
+
+
+@pytest.mark.parametrize(
+    ("entry", "field"),
+    [
+        ("{id: a, names: {en: 5}, type: infantry, source: x}", "names"),
+        ("{id: a, names: {en: A, xx: B}, type: infantry, source: x}", "names"),
+        ("{id: a, names: {en: A}, aliases: [5], type: infantry, source: x}", "aliases"),
+        ("{id: a, names: {en: A}, abilities: 5, type: infantry, source: x}", "abilities"),
+        ("{id: a, names: {en: A}, abilities: [flies], type: infantry, source: x}", "abilities"),
+        ("{id: a, names: {en: A}, type: infantry, sustain: 'yes', source: x}", "sustain"),
+        ("{id: a, names: {en: A}, type: infantry, space_cannon: {value: 5}, source: x}", "space_cannon"),
+        ("{id: a, names: {en: A}, type: infantry, cost: -1, source: x}", "cost"),
+        ("{id: a, names: {en: A}, type: infantry, source: 5}", "source"),
+    ],
+)
+def test_every_unit_field_is_checked_by_type(tmp_path, entry, field):
+    msgs = _problems(_unit_folder(tmp_path, f"game: ti4\nunits:\n- {entry}\n"))
+    assert any(m.startswith(f"data/units/f0.yaml: unit a: '{field}' must be") for m in msgs), msgs
+
+
+@pytest.mark.parametrize(
+    ("effect", "field"),
+    [
+        ("unit_bonus: {foo: bar}", "unit_bonus"),
+        ("unit_bonus: {unit: infantry, value: many}", "unit_bonus"),
+        ("extra_die: [everything]", "extra_die"),
+        ("combat_modifier: '+1'", "combat_modifier"),
+        ("opening_hit: always", "opening_hit"),
+    ],
+)
+def test_every_effect_field_is_checked_by_type(tmp_path, effect, field):
+    body = f"game: ti4\nunits: []\neffects:\n- {{id: e, names: {{en: E}}, kind: technology, source: x, {effect}}}\n"
+    msgs = _problems(_unit_folder(tmp_path, body))
+    assert any(m.startswith(f"data/units/f0.yaml: effect e: '{field}' must be") for m in msgs), msgs
+
+
+def test_a_file_of_the_wrong_shape_and_ids_repeated_across_files_are_named(tmp_path):
+    one = "game: ti4\nunits:\n- {id: infantry, names: {en: Infantry}, type: infantry, source: x}\n"
+    msgs = _problems(_unit_folder(tmp_path, one, one, "game: ti4\nunits: 5\n"))
+    assert "data/units/f1.yaml: unit infantry: 'id' is already used in data/units/f0.yaml" in msgs
+    assert "data/units/f2.yaml: 'units' must be a list of entries" in msgs
+
+
+def test_a_unit_bonus_names_a_unit_of_the_game(tmp_path):
+    body = (
+        "game: ti4\nunits:\n- {id: infantry, names: {en: Infantry}, type: infantry, source: x}\n"
+        "effects:\n- {id: e, names: {en: E}, kind: technology, source: x, unit_bonus: {unit: nobody, value: 2}}\n"
+    )
+    assert _problems(_unit_folder(tmp_path, body)) == ["data/units/f0.yaml: effect e: 'unit_bonus' names no unit 'nobody'"]
+
+
+def test_the_shipped_unit_files_pass_and_every_effect_field_is_an_effects_attribute():
+    from tabletop.combat.unitdata import DESCRIPTIVE, EFFECT_FIELDS, load_unit_tables
+    from tabletop.combat.units import Effects
+
+    assert len(load_unit_tables()["ti4"]) > 100
+    assert set(EFFECT_FIELDS) - DESCRIPTIVE == set(Effects.__dataclass_fields__)
+
+
+def test_broken_unit_data_stops_combat_with_a_sentence_and_never_the_rules(tmp_path, monkeypatch, compendium, state):
+    from tabletop.combat import unitdata
+    from tabletop.core.commands import Context, dispatch
+
+    folder = _unit_folder(tmp_path, "game: ti4\nunits:\n- {id: a, names: {en: 5}, type: infantry, source: x}\n")
+    monkeypatch.setattr(unitdata, "UNITS_DIR", folder)
+    ctx = Context(compendium, state)
+    with pytest.raises(UserError) as exc:
+        dispatch(ctx, "combat ground", {"attacker": "1 infantry", "defender": "1 infantry"})
+    assert "1" in exc.value.message and "data/units/f0.yaml: unit a: 'names' must be" in exc.value.message
+    assert "79" in dispatch(ctx, "rule", {"query": "79"}).reply().embeds[0].title
+
+
+def test_a_unit_bonus_naming_an_effect_is_refused(tmp_path):
+    body = (
+        "game: ti4\nunits:\n- {id: infantry, names: {en: Infantry}, type: infantry, source: x}\n"
+        "effects:\n- {id: e, names: {en: E}, kind: technology, source: x, unit_bonus: {unit: e, value: 2}}\n"
+    )
+    assert _problems(_unit_folder(tmp_path, body)) == ["data/units/f0.yaml: effect e: 'unit_bonus' names no unit 'e'"]
