@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
+from tabletop.combat.directed import SplitSideModel
 from tabletop.combat.model import Die, SideModel, State, needs
 from tabletop.combat.units import Roll, Side, Unit
 from tabletop.core.errors import UserError
@@ -144,10 +145,22 @@ class Fight:
         return self.attacker if name == ATTACKER else self.defender
 
     def models(self, attacker: Side, defender: Side) -> tuple[SideModel, SideModel]:
-        return (
-            SideModel(attacker, self.participants(attacker, ATTACKER), self.can_sustain(ATTACKER)),
-            SideModel(defender, self.participants(defender, DEFENDER), self.can_sustain(DEFENDER)),
-        )
+        def model(side: Side, name: str, opponent: Side) -> SideModel:
+            directed = self.kind == "space" and any(
+                "hits-to-non-fighters" in u.abilities for u in self.participants(opponent, other(name))
+            )
+            kind = SplitSideModel if directed else SideModel
+            return kind(side, self.participants(side, name), self.can_sustain(name))
+
+        return model(attacker, ATTACKER, defender), model(defender, DEFENDER, attacker)
+
+    def directed(self, model: SideModel, state: State) -> Callable[[Unit], bool] | None:
+        """The L1Z1X flagship ([0.0.1]): while it fights, the hits of its dice and of its side's
+        dreadnoughts' must go to non-fighter ships if able. Which units' hits are directed, or
+        None when no hit is."""
+        if self.kind != "space" or not any("hits-to-non-fighters" in u.abilities for u in model.alive(state)):
+            return None
+        return lambda unit: unit.type == "dreadnought" or "hits-to-non-fighters" in unit.abilities
 
     # --- the dice of a round ------------------------------------------------------------------------
 

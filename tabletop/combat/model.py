@@ -15,6 +15,7 @@ the convention a state is two numbers, which is what makes exact odds fast.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import dataclass
 
 from tabletop.combat.unitdata import LOSS_ORDER
@@ -83,6 +84,8 @@ def loss_key(order: list[str]):
 class SideModel:
     """The units of a side that take part in one kind of fight, in loss order."""
 
+    split = False  # whether some hits it takes are directed (tabletop.combat.directed)
+
     def __init__(self, side: Side, fighters: list[Unit], sustain_allowed: bool = True):
         self.side = side
         self.units = sorted(fighters, key=loss_key(side.order))
@@ -114,6 +117,26 @@ class SideModel:
     def alive(self, state: State) -> list[Unit]:
         return self.units[state[1] :]
 
+    def first_lost(self, count: int) -> int:
+        """The `lost` of a state in which the first `count` units of the loss order are lost."""
+        return count
+
+    def is_lost(self, index: int, state: State) -> bool:
+        return index < state[1]
+
+    def survivors(self, state: State) -> tuple:
+        """The survivors' names and counts (the same for every state with these losses), kept
+        on the model: a solve asks for the same few many times."""
+        keys = self.memo.get("survivors")
+        if keys is None:  # every suffix's key in one pass from the end
+            keys = [()] * (self.N + 1)
+            counts: dict[str, int] = defaultdict(int)
+            for d in range(self.N - 1, -1, -1):
+                counts[self.units[d].name()] += 1
+                keys[d] = tuple(sorted(counts.items()))
+            self.memo["survivors"] = keys
+        return keys[state[1]]
+
     def gone(self, state: State) -> bool:
         return state[1] >= self.N
 
@@ -123,8 +146,11 @@ class SideModel:
         alive_sustainers = [i for i in range(d, self.N) if self.sustainer[i]]
         return alive_sustainers[len(alive_sustainers) - u :] if u else []
 
-    def consume(self, state: State, hits: int) -> tuple[State, list[tuple[int, str]], int]:
-        """Apply hits: (new state, [(unit index, "sustained" | "destroyed")], excess hits)."""
+    def consume(self, state: State, hits: int, directed: int = 0) -> tuple[State, list[tuple[int, str]], int]:
+        """Apply hits: (new state, [(unit index, "sustained" | "destroyed")], excess hits).
+        `directed` hits must go to non-fighters if able (tabletop.combat.directed); on a side
+        whose losses are one chain they are hits like the others."""
+        hits += directed
         u, d = state
         events: list[tuple[int, str]] = []
         while hits > 0:

@@ -29,7 +29,7 @@ import numpy as np
 from tabletop.combat.battle import ATTACKER, DEFENDER, Fight, assign, signature, takes_all_ships, without_ships
 from tabletop.combat.levels import solve_levels
 from tabletop.combat.model import Die, SideModel, State, after_doom
-from tabletop.combat.outcome import Odds, survivor_key, units_key
+from tabletop.combat.outcome import Odds, units_key
 from tabletop.combat.resolver import can_ever_hit, check_dice, outcome, play_round
 from tabletop.combat.unitdata import ABILITIES, EFFECT_FIELDS
 from tabletop.combat.units import Side
@@ -137,7 +137,7 @@ def _state_of(model: SideModel, participants) -> State | None:
         return None
     keys = {(u.id, u.number): u for u in participants}
     damaged = sum(1 for i in range(d, model.N) if model.sustainer[i] and keys[(model.units[i].id, model.units[i].number)].damaged)
-    return (damaged, d)
+    return (damaged, model.first_lost(d))
 
 
 def _pre_combat(fight: Fight, budget: _Budget) -> list[tuple[float, Side, Side]]:
@@ -186,35 +186,24 @@ class _Space:
         able = np.array(model.able_after)
         self.offset = np.concatenate([[0], np.cumsum(able + 1)])  # states with d lost start here
         self.size: int = int(self.offset[-1])
-        self.states = [(u, d) for d in range(model.N + 1) for u in range(model.able_after[d] + 1)]
+        self.states = [(u, d) for d in range(len(able)) for u in range(model.able_after[d] + 1)]
         self.index = {s: i for i, s in enumerate(self.states)}
         self.H = max_hits
+        # what a round's hits on this side can be: a count, or (directed, free) as one index
+        self.outcomes = (max_hits + 1) ** 2 if model.split else max_hits + 1
         self.lost = np.array([d for _, d in self.states])
-        self.gone = self.lost >= model.N
+        self.gone = np.array([model.gone(s) for s in self.states])
         self.by_opponent = any("dice-per-opponent-ship" in u.abilities for u in model.units)
         first = {self.index[st] for st in starts}
         self.next = self._table(first, budget)
         self.keep_reachable(first)
 
     def _table(self, first: set[int], budget: _Budget) -> np.ndarray:
-        """next[i, h]: the state after state i takes h hits, as consume() and repair() give it;
-        computed for all states at once (sustains first, then losses in order)."""
+        """next[i, h]: the state after state i takes the hits h, as consume() and repair() give
+        it; computed for all states at once (sustains first, then losses in order)."""
         model = self.model
-        if model.repairs:  # repairs look at the round's events: one by one, the states reached only
-            table = np.zeros((self.size, self.H + 1), dtype=np.int64)
-            done = np.zeros(self.size, dtype=bool)
-            todo = list(first)
-            while todo:
-                i = todo.pop()
-                if done[i]:
-                    continue
-                done[i] = True
-                budget.check()
-                for h in range(self.H + 1):
-                    after, events, _ = model.consume(self.states[i], h)
-                    table[i, h] = k = self.index[model.repair(self.states[i], after, events)[0]]
-                    todo.append(k)
-            return table
+        if model.repairs or model.split:  # one by one, the states reached only
+            return self._table_one_by_one(first, budget)
         u = np.array([s[0] for s in self.states])[:, None]
         d = self.lost[:, None]
         taken = np.arange(self.H + 1)[None, :]
@@ -229,6 +218,34 @@ class _Space:
             doomed = d2 > model.doom
             d2, u2 = np.where(doomed, model.N, d2), np.where(doomed, 0, u2)
         return self.offset[d2] + u2
+
+    def _table_one_by_one(self, first: set[int], budget: _Budget) -> np.ndarray:
+        """Repairs look at the round's events, and directed hits split a side's losses into two
+        chains: such tables are filled state by state from consume(), for the states reached.
+        Directed hits are taken before the others, so without repairs (directed k, free f) leads
+        where k directed hits and then f free ones do: two rows per state, not one per pair."""
+        model, width = self.model, self.H + 1
+        composed = model.split and not model.repairs
+        steps = [(0, k) for k in range(width)] + [(f, 0) for f in range(1, width)] if composed else None
+        table = np.zeros((self.size, len(steps) if steps else self.outcomes), dtype=np.int64)
+        done = np.zeros(self.size, dtype=bool)
+        todo = list(first)
+        while todo:
+            i = todo.pop()
+            if done[i]:
+                continue
+            done[i] = True
+            budget.check()
+            pairs = steps or [(h % width, h // width) for h in range(self.outcomes)]  # (free, directed)
+            for h, (free, directed) in enumerate(pairs):
+                after, events, _ = model.consume(self.states[i], free, directed)
+                table[i, h] = k = self.index[model.repair(self.states[i], after, events)[0]]
+                todo.append(k)
+        if not composed:
+            return table
+        directed_to = table[:, :width]  # (0, k) for k = 0..H
+        free_from = np.concatenate([table[:, :1], table[:, width:]], axis=1)  # (f, 0) for f = 0..H
+        return free_from[directed_to].reshape(self.size, width * width)  # [i, k * width + f]
 
     def keep_reachable(self, starts: set[int]) -> None:
         """Keep only the states the rounds can reach from where they start. With the usual loss
@@ -254,7 +271,12 @@ class _Space:
         """This side's hit distribution in state i against the opponent in state j, as hits
         the opponent takes (more than it can take counts as the most it can)."""
         dice = self.fight.round_dice(self.name, self.model, self.states[i], self.opponent, opp.states[j], number)
-        return _clip(hit_distribution([die for _, _, die in dice]), opp.H)
+        if not opp.model.split:
+            return _clip(hit_distribution([die for _, _, die in dice]), opp.H)
+        directs = self.fight.directed(self.model, self.states[i]) or (lambda unit: False)
+        free = _clip(hit_distribution([die for unit, _, die in dice if not directs(unit)]), opp.H)
+        directed = _clip(hit_distribution([die for unit, _, die in dice if directs(unit)]), opp.H)
+        return np.outer(directed, free).ravel()  # as opp.next reads them: [k * (H + 1) + f]
 
 
 def _max_hits(model: SideModel) -> int:
@@ -301,11 +323,14 @@ def _fast(fight: Fight, ma: SideModel, md: SideModel, live: dict, odds: Odds, bu
     tables: dict[tuple, np.ndarray] = {}
 
     def hit_table(space: _Space, opp: _Space, number: int) -> np.ndarray:
-        """hits[i]: the hit distribution of `space` in each of its states (it depends only on
-        the units lost). When each unit's dice do not depend on who else is alive, the
+        """hits[i]: the distribution of the hits `space` makes in each of its states (it depends
+        only on the units lost), as the opponent's table reads them (_Space.hits). When each unit's dice do not depend on who else is alive, the
         distribution after losing d units is the one after d+1 with unit d's dice added."""
         model = space.model
-        by_state = any("other-ships-plus-one" in u.abilities for u in model.units)  # dice depend on who is alive
+        # the dice depend on who is alive (Sardakk flagship), or whose hits are directed does; a
+        # side lost in two chains is not lost in one order
+        split = model.split or opp.model.split
+        by_state = split or any("other-ships-plus-one" in u.abilities for u in model.units)
         dice = [] if by_state else fight.round_dice(space.name, model, (0, 0), space.opponent, (0, 0), number)
         # rounds that roll the same dice share a table (round 1 differs only with some effects)
         key = (space.name, 1 if number == 1 else 2) if by_state else (space.name, tuple((id(u), die) for u, _, die in dice))
@@ -342,7 +367,10 @@ def _fast(fight: Fight, ma: SideModel, md: SideModel, live: dict, odds: Odds, bu
     def like_later_rounds() -> bool:
         """Whether round 1 rolls the dice every later round rolls (no first-round effect), so
         the level-by-level solution can start at once."""
-        if any(sp.by_opponent or any("other-ships-plus-one" in u.abilities for u in sp.model.units) for sp in (A, D)):
+        if any(
+            sp.by_opponent or sp.model.split or any("other-ships-plus-one" in u.abilities for u in sp.model.units)
+            for sp in (A, D)
+        ):
             return False
         return all(
             fight.round_dice(sp.name, sp.model, (0, 0), sp.opponent, (0, 0), 1)
@@ -431,20 +459,15 @@ def _general(fight: Fight, ma: SideModel, md: SideModel, live: dict, odds: Odds,
         if key in cache and number != cut:
             return cache[key]
         sa, sd = state
-        # hits past what destroys every unit change nothing: counted as the most that matter
-        dist_a = _clip(hit_distribution([die for _, _, die in fight.round_dice(ATTACKER, ma, sa, md, sd, number)]), most_d)
-        dist_d = _clip(hit_distribution([die for _, _, die in fight.round_dice(DEFENDER, md, sd, ma, sa, number)]), most_a)
+        rolls_a = _round_hits(fight, ATTACKER, ma, sa, md, sd, number, most_d)
+        rolls_d = _round_hits(fight, DEFENDER, md, sd, ma, sa, number, most_a)
         out: dict = defaultdict(float)
-        for ha, pa in enumerate(dist_a):
-            if pa <= 0:
-                continue
+        for ha, da, pa in rolls_a:
             budget.check()  # one state of a large fight can take long: refuse in time, not after
-            for hd, pd in enumerate(dist_d):
-                if pd <= 0:
-                    continue
+            for hd, dd, pd in rolls_d:
                 for hh, ph in enumerate(dist_h):
                     if ph > 0:
-                        result = play_round(fight, ma, md, sa, sd, ha, hd, hh)
+                        result = play_round(fight, ma, md, sa, sd, ha, hd, hh, (da, dd))
                         out[(result.a, result.d)] += float(pa * pd * ph)
         cache[key] = out
         return out
@@ -507,6 +530,21 @@ def _general(fight: Fight, ma: SideModel, md: SideModel, live: dict, odds: Odds,
                 mass[target] += share
 
 
+def _round_hits(
+    fight: Fight, name: str, model: SideModel, state: State, opponent: SideModel, opp_state: State, number: int, most: int
+) -> list[tuple[int, int, float]]:
+    """A side's possible combat rolls in a round: (hits, of which directed, probability). Hits
+    past what destroys every unit change nothing: counted as the most that matter."""
+    dice = fight.round_dice(name, model, state, opponent, opp_state, number)
+    directs = fight.directed(model, state)
+    if directs is None:
+        dist = _clip(hit_distribution([die for _, _, die in dice]), most)
+        return [(h, 0, float(p)) for h, p in enumerate(dist) if p > 0]
+    free = _clip(hit_distribution([die for unit, _, die in dice if not directs(unit)]), most)
+    directed = _clip(hit_distribution([die for unit, _, die in dice if directs(unit)]), most)
+    return [(h + k, k, float(p * q)) for h, p in enumerate(free) if p > 0 for k, q in enumerate(directed) if q > 0]
+
+
 def _finish(
     fight,
     odds: Odds,
@@ -521,8 +559,8 @@ def _finish(
 ) -> None:
     sa, sd, _ = after_doom(ma, md, *state)
     a_gone, d_gone = ma.gone(sa), md.gone(sd)
-    odds.add_survivors(ATTACKER, survivor_key(ma, sa[1]), p)
-    odds.add_survivors(DEFENDER, survivor_key(md, sd[1]), p)
+    odds.add_survivors(ATTACKER, ma.survivors(sa), p)
+    odds.add_survivors(DEFENDER, md.survivors(sd), p)
     if undecided:  # stopped as asked with both sides left: nobody wins, nobody takes the planet
         odds.undecided += p
         return

@@ -7,7 +7,6 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from tabletop.combat.battle import ATTACKER, DEFENDER
-from tabletop.combat.model import SideModel
 
 
 @dataclass
@@ -101,16 +100,3 @@ def units_key(units) -> tuple:
     for unit in units:
         counts[unit.name()] += 1
     return tuple(sorted(counts.items()))
-
-
-def survivor_key(model: SideModel, lost: int) -> tuple:
-    """Survivors after `lost` losses (the same for every state with those losses), kept on
-    the model: a solve asks for the same few many times."""
-    if "survivors" not in model.memo:  # every suffix's key in one pass from the end
-        keys: list[tuple] = [()] * (model.N + 1)
-        counts: dict[str, int] = defaultdict(int)
-        for d in range(model.N - 1, -1, -1):
-            counts[model.units[d].name()] += 1
-            keys[d] = tuple(sorted(counts.items()))
-        model.memo["survivors"] = keys
-    return model.memo["survivors"][lost]

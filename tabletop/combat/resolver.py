@@ -131,16 +131,28 @@ class RoundResult:
     repaired: dict[str, list[int]]
 
 
-def play_round(fight: Fight, ma: SideModel, md: SideModel, sa: State, sd: State, ha: int, hd: int, harrow: int) -> RoundResult:
+def play_round(
+    fight: Fight,
+    ma: SideModel,
+    md: SideModel,
+    sa: State,
+    sd: State,
+    ha: int,
+    hd: int,
+    harrow: int,
+    directed: tuple[int, int] = (0, 0),
+) -> RoundResult:
     """The deterministic rest of a round once the dice are known: answering hits (Particle
-    Weave), assignment at the same time (70.2), Valkyrie hits until no new ones, Harrow, repairs."""
+    Weave), assignment at the same time (70.2), Valkyrie hits until no new ones, Harrow, repairs.
+    `directed`: how many of the attacker's and of the defender's hits must go to non-fighters
+    (the L1Z1X flagship; included in ha and hd)."""
     if fight.answering(ATTACKER) and hd > 0:
         ha += 1
     if fight.answering(DEFENDER) and ha > 0:
         hd += 1
     events: dict[str, list] = {ATTACKER: [], DEFENDER: []}
-    na, ev_a, _ = ma.consume(sa, hd)
-    nd, ev_d, _ = md.consume(sd, ha)
+    na, ev_a, _ = ma.consume(sa, hd - directed[1], directed[1])
+    nd, ev_d, _ = md.consume(sd, ha - directed[0], directed[0])
     events[ATTACKER].append(("combat", ev_a))
     events[DEFENDER].append(("combat", ev_d))
     counter_a, counter_d = ma.sustains_by(ev_a, "valkyrie"), md.sustains_by(ev_d, "valkyrie")
@@ -163,6 +175,27 @@ def play_round(fight: Fight, ma: SideModel, md: SideModel, sa: State, sd: State,
 
 
 # --- the dice -----------------------------------------------------------------------------------
+
+
+def _roll_round(
+    fight: Fight,
+    name: str,
+    model: SideModel,
+    state: State,
+    opponent: SideModel,
+    opp_state: State,
+    number: int,
+    dice: Dice,
+    volley: Volley,
+) -> tuple[int, int]:
+    """A side's combat roll in a round: (hits, of which directed). Dice whose hits are directed
+    (the L1Z1X flagship) are rolled first."""
+    spec = fight.round_dice(name, model, state, opponent, opp_state, number)
+    directs = fight.directed(model, state)
+    if directs is None:
+        return _roll(spec, dice, volley), 0
+    directed = _roll([x for x in spec if directs(x[0])], dice, volley)
+    return _roll([x for x in spec if not directs(x[0])], dice, volley), directed
 
 
 def _roll(dice_spec, dice: Dice, volley: Volley) -> int:
@@ -258,8 +291,8 @@ def _rounds(fight: Fight, a: Side, d: Side, dice: Dice, battle: Battle) -> None:
             if number == 1 and unit is not None:
                 rnd.volleys.append(Volley(side_name, "repair", taken=[HitTaken(model.units[unit].label(), "repaired")]))
         va, vd = (Volley(name, "combat", blocked=_silenced(fight, name, number)) for name in (ATTACKER, DEFENDER))
-        ha = _roll(fight.round_dice(ATTACKER, ma, sa, md, sd, number), dice, va)
-        hd = _roll(fight.round_dice(DEFENDER, md, sd, ma, sa, number), dice, vd)
+        ha, directed_a = _roll_round(fight, ATTACKER, ma, sa, md, sd, number, dice, va)
+        hd, directed_d = _roll_round(fight, DEFENDER, md, sd, ma, sa, number, dice, vd)
         harrow_attack = fight.harrow(d)
         harrow_volley = None
         harrow = 0
@@ -267,7 +300,9 @@ def _rounds(fight: Fight, a: Side, d: Side, dice: Dice, battle: Battle) -> None:
             harrow_volley = Volley(ATTACKER, "harrow", blocked=harrow_attack.blocked)
             if not harrow_attack.blocked:
                 harrow = _roll(harrow_attack.dice, dice, harrow_volley)
-        result = play_round(fight, ma, md, sa, sd, ha, hd, harrow)
+        result = play_round(fight, ma, md, sa, sd, ha, hd, harrow, (directed_a, directed_d))
+        if (directed_a or directed_d) and t("combat.directed_hits") not in battle.notes:
+            battle.notes.append(t("combat.directed_hits"))
         for volley, hit_side, model in ((va, DEFENDER, md), (vd, ATTACKER, ma)):
             combat_events = result.events[hit_side][0][1]
             volley.taken = _taken(model, combat_events)
@@ -325,7 +360,7 @@ def _apply(model: SideModel, state: State, side: Side) -> None:
     """Write a model state back to the side's units (losses removed, damage marked)."""
     damaged = set(model.damaged(state))
     for i, unit in enumerate(model.units):
-        if i < state[1]:
+        if model.is_lost(i, state):
             side.units.remove(unit)
         elif model.sustainer[i]:
             unit.damaged = i in damaged

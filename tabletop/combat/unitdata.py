@@ -66,6 +66,7 @@ ABILITIES: dict[str, Mechanic] = {
     "repaired-each-round": Mechanic("Letnev flagship: repaired at the start of each space combat round"),
     "ground-forces-fight-in-space": Mechanic("Nekro flagship: ground forces in its system fight as ships"),
     "destroys-all-ships": Mechanic("Yin flagship: when it is destroyed, every ship in the system is"),
+    "hits-to-non-fighters": Mechanic("L1Z1X flagship: its hits and its dreadnoughts' go to non-fighter ships if able"),
 }
 EFFECT_KINDS = frozenset({"faction-ability", "technology", "action-card", "agenda", "condition"})
 # The languages a name may be given in: the bot's UI languages.
