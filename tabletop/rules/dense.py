@@ -36,10 +36,13 @@ DIMENSIONS = 384
 # 100 MB at the same speed.
 BATCH = 8
 # Tokens of a question the model reads (its "query: " prefix and markers included). The model
-# costs about 0.6 ms a token on two cores, every token alike, so 28 keeps a question's embedding
-# near 17 ms and the whole search under its 20 ms budget; 19 of 20 players' questions fit whole
-# with the rules' terms added (their median is 17 tokens), and the longest lose only their tail.
-QUERY_TOKENS = 28
+# costs about 0.6 ms a token on two cores, every token alike (measured: 8 tokens 5 ms, 28 tokens
+# 16 ms), so 22 keeps the longest question's embedding near 13 ms and the whole search's p99
+# under its 20 ms budget with room for the machine's jitter (28 tokens gave a p99 of 23-25 ms).
+# The players' questions have a median of 18 tokens; the rules' terms for their slang take up to
+# half the budget (they carry the most meaning: without them TI4's top-1 falls by 0.04), and a
+# question longer than the rest loses its tail.
+QUERY_TOKENS = 22
 
 
 def cache_path() -> Path:
