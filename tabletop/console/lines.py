@@ -18,6 +18,18 @@ _AS_RE = re.compile(rf"^as\s+([^:]{{1,{MAX_ACTOR}}}):\s*(.*)$", re.IGNORECASE | 
 _LONG_AS_RE = re.compile(rf"^as\s+[^:/?]{{{MAX_ACTOR + 1},}}:", re.IGNORECASE)
 
 
+# Quotes players put around a value with spaces, as a shell would want: 'attacker:"2 dread, 1 carrier"'
+_QUOTES = {'"': '"', "'": "'", "“": "”", "‘": "’", "「": "」"}
+
+
+def _unquoted(value: str) -> str:
+    """An option's value without the quotes around it (only when the whole value is quoted)."""
+    close = _QUOTES.get(value[:1])
+    if close and len(value) >= 2 and value.endswith(close) and close not in value[1:-1]:
+        return value[1:-1].strip()
+    return value
+
+
 def is_quit(line: str) -> bool:
     """'/quit', 'exit', '/quit now': the console ends."""
     words = line.strip().lower().split()
@@ -67,7 +79,8 @@ def parse_line(line: str, is_game: Callable[[str], bool] | None = None) -> tuple
     option, so '/rule 79.1' and '/rule game:galaxy-trucker 14.2' both work. A one-word option
     (a number, yes/no, a choice) takes one word; a game takes as many words as name a game
     (`is_game`); any other takes the text up to the next option. Option names are read in any
-    case; a repeated option, or a name after 'as' too long to be a player's, is refused
+    case, and a value quoted whole ('attacker:"2 dread, 1 carrier"') without its quotes; a
+    repeated option, or a name after 'as' too long to be a player's, is refused
     (UserError), never silently dropped. A line without a leading slash is a /rule query, like
     chat mode's '?'. Commands may be named in any UI language (/규칙 79.1).
     """
@@ -101,9 +114,10 @@ def parse_line(line: str, is_game: Callable[[str], bool] | None = None) -> tuple
         free = [rest[: matches[0].start()] if matches else rest]
         for i, match in enumerate(matches):
             end = matches[i + 1].start() if i + 1 < len(matches) else len(rest)
-            value = rest[match.end() : end].strip()
+            typed = rest[match.end() : end].strip()
+            value = _unquoted(typed)
             option = match.group(1).lower()
-            opt = known.get(option)
+            opt = known.get(option) if value == typed else None  # quoted whole: one value, however many words
             if opt and single_word(opt) and " " in value:
                 value, extra = value.split(" ", 1)
                 free.append(extra)

@@ -53,6 +53,11 @@ def test_options_may_come_in_any_order():
     _, name, options = lines.parse_line("/combat ground seed:7 attacker:3 보병, 1 mech defender:4 보병")
     assert name == "combat ground"
     assert options == {"seed": "7", "attacker": "3 보병, 1 mech", "defender": "4 보병"}
+    # a value quoted whole, as a shell would want it, is read without its quotes; quotes inside stay
+    _, _, options = lines.parse_line("/odds space attacker:\"2 dread, 1 carrier\" defender:“1 war sun” seed:'7'")
+    assert options == {"attacker": "2 dread, 1 carrier", "defender": "1 war sun", "seed": "7"}
+    assert lines.parse_line('/agenda start name:"A" vs "B"')[2]["name"] == '"A" vs "B"'
+    assert lines.parse_line('/agenda vote outcome:"Elect Mecatol" votes:3')[2] == {"outcome": "Elect Mecatol", "votes": "3"}
 
 
 def test_an_option_the_command_lacks_is_named_not_searched_for(ctx):
