@@ -226,8 +226,11 @@ class _Space:
         where k directed hits and then f free ones do: two rows per state, not one per pair."""
         model, width = self.model, self.H + 1
         composed = model.split and not model.repairs
-        steps = [(0, k) for k in range(width)] + [(f, 0) for f in range(1, width)] if composed else None
-        table = np.zeros((self.size, len(steps) if steps else self.outcomes), dtype=np.int64)
+        if composed:  # (free, directed): (0, k) for k = 0..H, then (f, 0) for f = 1..H
+            pairs = [(0, k) for k in range(width)] + [(f, 0) for f in range(1, width)]
+        else:  # every (free, directed) as the index k * width + f
+            pairs = [(h % width, h // width) for h in range(self.outcomes)]
+        table = np.zeros((self.size, len(pairs)), dtype=np.int64)
         done = np.zeros(self.size, dtype=bool)
         todo = list(first)
         while todo:
@@ -236,7 +239,6 @@ class _Space:
                 continue
             done[i] = True
             budget.check()
-            pairs = steps or [(h % width, h // width) for h in range(self.outcomes)]  # (free, directed)
             for h, (free, directed) in enumerate(pairs):
                 after, events, _ = model.consume(self.states[i], free, directed)
                 table[i, h] = k = self.index[model.repair(self.states[i], after, events)[0]]
@@ -273,9 +275,7 @@ class _Space:
         dice = self.fight.round_dice(self.name, self.model, self.states[i], self.opponent, opp.states[j], number)
         if not opp.model.split:
             return _clip(hit_distribution([die for _, _, die in dice]), opp.H)
-        directs = self.fight.directed(self.model, self.states[i]) or (lambda unit: False)
-        free = _clip(hit_distribution([die for unit, _, die in dice if not directs(unit)]), opp.H)
-        directed = _clip(hit_distribution([die for unit, _, die in dice if directs(unit)]), opp.H)
+        free, directed = _split_hits(self.fight, self.model, self.states[i], dice, opp.H)
         return np.outer(directed, free).ravel()  # as opp.next reads them: [k * (H + 1) + f]
 
 
@@ -536,13 +536,17 @@ def _round_hits(
     """A side's possible combat rolls in a round: (hits, of which directed, probability). Hits
     past what destroys every unit change nothing: counted as the most that matter."""
     dice = fight.round_dice(name, model, state, opponent, opp_state, number)
-    directs = fight.directed(model, state)
-    if directs is None:
-        dist = _clip(hit_distribution([die for _, _, die in dice]), most)
-        return [(h, 0, float(p)) for h, p in enumerate(dist) if p > 0]
+    free, directed = _split_hits(fight, model, state, dice, most)
+    return [(h + k, k, float(p * q)) for h, p in enumerate(free) if p > 0 for k, q in enumerate(directed) if q > 0]
+
+
+def _split_hits(fight: Fight, model: SideModel, state: State, dice: list, most: int) -> tuple[np.ndarray, np.ndarray]:
+    """The hit distributions of a side's free dice and of its directed ones (the L1Z1X flagship's
+    and its dreadnoughts'; none without it), each over 0..most hits."""
+    directs = fight.directed(model, state) or (lambda unit: False)
     free = _clip(hit_distribution([die for unit, _, die in dice if not directs(unit)]), most)
     directed = _clip(hit_distribution([die for unit, _, die in dice if directs(unit)]), most)
-    return [(h + k, k, float(p * q)) for h, p in enumerate(free) if p > 0 for k, q in enumerate(directed) if q > 0]
+    return free, directed
 
 
 def _finish(
