@@ -10,13 +10,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def run_bot(args: list[str], env: dict, stdin: str = "", cwd: Path = ROOT) -> subprocess.CompletedProcess:
+def run_bot(
+    args: list[str], env: dict, stdin: str = "", cwd: Path = ROOT, app: Path = ROOT, timeout: float = 120
+) -> subprocess.CompletedProcess:
+    """`app` is the project copy whose bot.py runs (a test's altered copy), `cwd` where it runs."""
     return subprocess.run(
-        [sys.executable, str(ROOT / "bot.py"), *args],
+        [sys.executable, str(app / "bot.py"), *args],
         input=stdin,
         capture_output=True,
         text=True,
         env=env,
         cwd=cwd,
-        timeout=120,
+        timeout=timeout,
     )

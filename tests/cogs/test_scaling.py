@@ -6,11 +6,11 @@ from __future__ import annotations
 import json
 import re
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
+from run_bot import run_bot
 
 from cogs.client import RulesBot, shard_settings
 
@@ -48,14 +48,14 @@ async def test_the_bot_runs_the_shards_it_is_given():
 
 def test_a_bad_shard_setting_stops_the_bot_before_it_connects(cli_env):
     cli_env.update(DISCORD_TOKEN="not-a-real-token", SHARD_COUNT="2", SHARD_IDS="7")
-    done = subprocess.run([sys.executable, "bot.py"], cwd=ROOT, env=cli_env, capture_output=True, text=True, timeout=60)
+    done = run_bot([], cli_env)
     assert done.returncode == 2
     assert "SHARD_IDS must name different shards from 0 to 1" in done.stderr and "Traceback" not in done.stderr
     assert "not-a-real-token" not in done.stdout + done.stderr
 
 
 def _health(env) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "bot.py", "health"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    return run_bot(["health"], env)
 
 
 def test_health_reports_each_shard_and_the_postgresql_store(cli_env, pg_url, tmp_path, rules_db):

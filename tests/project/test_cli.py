@@ -5,8 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 from run_bot import run_bot
@@ -69,17 +67,17 @@ def test_build_with_broken_yaml_exits_nonzero_and_keeps_database(tmp_path, cli_e
     shutil.copytree(ROOT, repo, ignore=shutil.ignore_patterns(".git", "data", "__pycache__", ".venv*", "tests"))
     (repo / "data").mkdir()
     env = {**cli_env, "RULES_DB": str(repo / "data" / "rules.db")}
-    ok = subprocess.run([sys.executable, "bot.py", "build"], cwd=repo, env=env, capture_output=True, text=True)
+    ok = run_bot(["build"], env, cwd=repo, app=repo)
     assert ok.returncode == 0, ok.stderr
     before = (repo / "data" / "rules.db").read_bytes()
     path = repo / "rules" / "ti4" / "80.yaml"
     path.write_text(path.read_text(encoding="utf-8").replace("title: 피해 견딤", "title: ''"), encoding="utf-8")
-    bad = subprocess.run([sys.executable, "bot.py", "build"], cwd=repo, env=env, capture_output=True, text=True)
+    bad = run_bot(["build"], env, cwd=repo, app=repo)
     assert bad.returncode == 1
     assert "rules/ti4/80.yaml: section 80: 'title' is missing" in bad.stderr
     assert (repo / "data" / "rules.db").read_bytes() == before
     # a lookup answers from the last good database, and says so (never silently)
-    rule = subprocess.run([sys.executable, "bot.py", "rule", "80"], cwd=repo, env=env, capture_output=True, text=True)
+    rule = run_bot(["rule", "80"], env, cwd=repo, app=repo)
     assert rule.returncode == 0 and "피해 견딤" in rule.stdout
     assert "마지막으로 정상이던" in rule.stderr and "'title' is missing" in rule.stderr
     assert (repo / "data" / "rules.db").read_bytes() == before
@@ -112,9 +110,9 @@ def test_console_agenda_carries_over_between_sessions(cli_env, tmp_path):
 
 def test_a_first_start_says_the_rules_are_being_built(cli_env):
     """The first build embeds every rule: the console says so instead of looking stuck."""
-    out = subprocess.run([sys.executable, "bot.py", "rule", "79.1"], cwd=ROOT, env=cli_env, capture_output=True, text=True)
+    out = run_bot(["rule", "79.1"], cli_env)
     assert out.returncode == 0 and "규칙 데이터베이스를 만드는 중" in out.stderr
-    again = subprocess.run([sys.executable, "bot.py", "rule", "79.1"], cwd=ROOT, env=cli_env, capture_output=True, text=True)
+    again = run_bot(["rule", "79.1"], cli_env)
     assert "만드는 중" not in again.stderr  # built: nothing to say
 
 

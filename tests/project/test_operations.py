@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 from other_user import state_as_another_user
+from run_bot import run_bot
 
 from tabletop.core.commands import Context, dispatch
 from tabletop.core.errors import UserError
@@ -26,12 +27,6 @@ from tabletop.store import StateUnavailable, open_state
 
 ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.abcdefghijklmnopqrstuvwxyz0123456789AB"  # token-shaped, not real
-
-
-def run_bot(args, env, **kw):
-    return subprocess.run(
-        [sys.executable, str(ROOT / "bot.py"), *args], capture_output=True, text=True, env=env, timeout=120, **kw
-    )
 
 
 # --- the state database --------------------------------------------------------------------------
@@ -53,7 +48,7 @@ def test_a_state_database_that_cannot_be_opened_gets_one_clear_message(tmp_path,
     env = {**cli_env, "STATE_DB": str(path), "DISCORD_TOKEN": TOKEN}
     bot = run_bot(["run"], env)
     assert bot.returncode != 0 and str(path) in bot.stderr and "Traceback" not in bot.stderr
-    console = run_bot(["console"], env, input="/rule 79.1\n/agenda start name:x\n")
+    console = run_bot(["console"], env, stdin="/rule 79.1\n/agenda start name:x\n")
     assert console.returncode == 0 and "Traceback" not in console.stdout + console.stderr
     assert "79.1" in console.stdout and str(path) in console.stdout  # reads answer, writes get the message
 
@@ -111,20 +106,13 @@ def test_a_broken_pack_keeps_dice_and_combat_working(tmp_path, cli_env):
     broken = repo / "rules" / "ti4" / "79.yaml"
     broken.write_text(broken.read_text(encoding="utf-8").replace("title: 폭격", "title: ''"), encoding="utf-8")
     env = {**cli_env, "RULES_DB": str(repo / "data" / "rules.db")}
-    out = subprocess.run(
-        [sys.executable, "bot.py", "console"],
-        cwd=repo,
-        env=env,
-        input="/roll dice:3d10\n/combat ground attacker:2 infantry defender:1 infantry seed:1\n/rule 79\n",
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    script = "/roll dice:3d10\n/combat ground attacker:2 infantry defender:1 infantry seed:1\n/rule 79\n"
+    out = run_bot(["console"], env, stdin=script, cwd=repo, app=repo)
     assert out.returncode == 0 and "Traceback" not in out.stdout + out.stderr
     assert "주사위 3d10" in out.stdout and "지상 전투" in out.stdout
     assert "규칙을 불러올 수 없어요" in out.stdout  # rules commands say why, politely
     assert "'title' is missing" in out.stderr  # and the admin sees the problem
-    build = subprocess.run([sys.executable, "bot.py", "build"], cwd=repo, env=env, capture_output=True, text=True, timeout=120)
+    build = run_bot(["build"], env, cwd=repo, app=repo)
     assert build.returncode == 1 and "79.yaml" in build.stderr
 
 

@@ -16,6 +16,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from run_bot import run_bot
 
 from tabletop.rules import answers, links
 from tabletop.site import build
@@ -83,9 +84,7 @@ def test_answers_link_to_their_rule_on_the_site(compendium, monkeypatch, cli_env
     assert link and link[0].url == "https://rules.example/ti4-site/ti4/79.html#r79-1"
     assert link[0].to_dict() == {"type": 2, "style": 5, "label": "웹에서 보기", "url": link[0].url}
     env = dict(cli_env, RULES_SITE_URL="https://rules.example")
-    out = subprocess.run(
-        [sys.executable, "bot.py", "render", "79.1", "--json"], cwd=ROOT, env=env, capture_output=True, text=True
-    )
+    out = run_bot(["render", "79.1", "--json"], env)
     assert "https://rules.example/ti4/79.html#r79-1" in out.stdout
     monkeypatch.delenv("RULES_SITE_URL")
     assert not [b for row in answers.lookup(compendium, "79.1", "ti4").reply().rows for b in row if getattr(b, "url", "")]
@@ -104,11 +103,9 @@ def test_the_search_index_reads_korean_as_the_bot_does(compendium):
 def test_site_command_refuses_a_file_and_builds_a_folder(cli_env, tmp_path):
     afile = tmp_path / "file"
     afile.write_text("x")
-    out = subprocess.run([sys.executable, "bot.py", "site", str(afile)], cwd=ROOT, env=cli_env, capture_output=True, text=True)
+    out = run_bot(["site", str(afile)], cli_env)
     assert out.returncode == 1 and "폴더가 아니에요" in out.stderr and "Traceback" not in out.stderr
-    out = subprocess.run(
-        [sys.executable, "bot.py", "site", str(tmp_path / "s")], cwd=ROOT, env=cli_env, capture_output=True, text=True
-    )
+    out = run_bot(["site", str(tmp_path / "s")], cli_env)
     assert out.returncode == 0 and (tmp_path / "s" / "ti4" / "79.html").exists()
 
 

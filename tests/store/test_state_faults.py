@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
-import sys
 import tempfile
 import threading
 from pathlib import Path
 
 import pytest
 from other_user import state_as_another_user
+from run_bot import run_bot
 
 from tabletop.agenda.store import AgendaStore, Player
 from tabletop.console.app import run_line
@@ -93,14 +92,8 @@ def test_a_state_path_that_cannot_be_used_is_named_in_one_sentence(tmp_path, cli
         open_state(path)
     assert str(path) in exc.value.message and "[Errno" not in exc.value.message
     assert not Path("/dev/null-journal").exists()
-    out = subprocess.run(
-        [sys.executable, "bot.py", "console", "--state", str(path)],
-        cwd=ROOT,
-        env=cli_env,
-        input="/agenda vote outcome:가결 votes:1\n/agenda show\n/rule 79.1\n",
-        capture_output=True,
-        text=True,
-        timeout=120,
+    out = run_bot(
+        ["console", "--state", str(path)], cli_env, stdin="/agenda vote outcome:가결 votes:1\n/agenda show\n/rule 79.1\n"
     )
     assert out.returncode == 0 and "Traceback" not in out.stdout + out.stderr
     assert "진행 중인 정책이 없어요" not in out.stdout and out.stdout.count(str(path)) >= 2  # the state's fault, named
@@ -108,7 +101,5 @@ def test_a_state_path_that_cannot_be_used_is_named_in_one_sentence(tmp_path, cli
 
 
 def test_an_empty_state_path_is_refused(cli_env):
-    out = subprocess.run(
-        [sys.executable, "bot.py", "console", "--state", ""], cwd=ROOT, env=cli_env, input="", capture_output=True, text=True
-    )
+    out = run_bot(["console", "--state", ""], cli_env)
     assert out.returncode == 2 and "--state" in out.stderr and "Traceback" not in out.stderr

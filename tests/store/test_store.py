@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from run_bot import run_bot
 
 from tabletop.agenda import phase
 from tabletop.agenda.store import AGAINST, FOR, AgendaStore, Player
@@ -230,9 +231,7 @@ def test_a_server_lost_mid_session_is_answered_then_recovered(pg_server, pg_url,
 def test_the_console_with_its_server_down_still_answers_rules_and_dice(cli_env, tmp_path):
     cli_env["STATE_DB"] = f"postgresql://tabletop@/tabletop?host={tmp_path}&port=5998"
     script = "/rule 79.1\n/roll dice:2d6 seed:3\n/agenda start name:분리 독트린\n"
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "bot.py"), "console"], input=script, capture_output=True, text=True, env=cli_env, timeout=180
-    )
+    done = run_bot(["console"], cli_env, stdin=script, timeout=180)
     assert done.returncode == 0, done.stderr
     assert "79.1" in done.stdout
     assert "2d6" in done.stdout
@@ -255,9 +254,7 @@ def test_the_console_runs_every_state_feature_on_postgresql(cli_env, pg_url):
             "",
         ]
     )
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "bot.py"), "console"], input=script, capture_output=True, text=True, env=cli_env, timeout=180
-    )
+    done = run_bot(["console"], cli_env, stdin=script, timeout=180)
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stdout + done.stderr and "연결할 수 없어요" not in done.stdout
     store = AgendaStore(open_state(pg_url))
