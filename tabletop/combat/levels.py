@@ -16,7 +16,6 @@ if TYPE_CHECKING:
     from tabletop.combat.outcome import Odds
 
 MOVES_AT_ONCE = 4_000_000  # floats (32 MB): the most per-cell moves worked out in one go
-FLOW_AT_ONCE = 2_000_000  # floats (16 MB): the largest cell-to-cell flow held at once; larger fights go level by level
 
 
 def _rank(space: _Space) -> np.ndarray:
@@ -40,58 +39,38 @@ def solve_levels(A: _Space, D: _Space, mass: np.ndarray, terminal: np.ndarray, m
     rows_a, cols_d = rows_a[order], cols_d[order]
     keys = level[rows_a, cols_d]
     bounds = np.concatenate([[0], np.flatnonzero(np.diff(keys)) + 1, [len(keys)]]).tolist()
-    if len(rows_a) * A.size * D.size <= FLOW_AT_ONCE:
-        return levels_at_once(A, D, mass, rows_a, cols_d, bounds, moves, odds, budget)
+    n = len(rows_a)
+    flat = mass.ravel().copy()
+    grid = flat.reshape(mass.shape)  # the same numbers, by (attacker state, defender state)
     # where each live cell leads does not depend on the mass: worked out once for all cells when
     # that fits in memory, else level by level
-    at_once = len(rows_a) * (A.size + D.size) <= MOVES_AT_ONCE
-    all_a, all_d = moves(rows_a, cols_d, 2) if at_once else (None, None)
-    for start, end in zip(bounds[:-1], bounds[1:]):
-        ci, cj = rows_a[start:end], cols_d[start:end]
-        weights = mass[ci, cj]
-        keep = weights > 0
-        if not keep.any():
-            continue
+    at_once = n * (A.size + D.size) <= MOVES_AT_ONCE
+    chunks = [(0, n)] if at_once else list(zip(bounds[:-1], bounds[1:]))
+    for low, high in chunks:
+        steps = _Steps(A, D, rows_a[low:high], cols_d[low:high], moves)
+        arrived = np.empty(high - low)  # each cell's mass when its level comes
+        cuts = [b - low for b in bounds if low <= b <= high]
+        for start, end in zip(cuts[:-1], cuts[1:]):
+            arrived[start:end] = here = flat[steps.cells[start:end]]
+            grid += steps.to_a[start:end].T @ (steps.to_d[start:end] * here[:, None])
         budget.check()
-        if all_a is not None and all_d is not None:
-            to_a, to_d = all_a[start:end][keep], all_d[start:end][keep]
-        else:
-            to_a, to_d = moves(ci[keep], cj[keep], 2)
-        ci, cj, weights = ci[keep], cj[keep], weights[keep]
-        stay = to_a[np.arange(len(ci)), ci] * to_d[np.arange(len(cj)), cj]
-        flowing = stay < 1.0 - 1e-15  # else nobody can hit any more from here: left as it is
-        if not flowing.any():
-            continue
-        ci, cj, stay = ci[flowing], cj[flowing], stay[flowing]
-        w = weights[flowing] / (1.0 - stay)
-        odds.rounds += w.sum()
-        outflow = (to_a[flowing] * w[:, None]).T @ to_d[flowing]
-        outflow[ci, cj] -= w * stay  # the round that changed nothing is already summed in w
-        mass[ci, cj] = 0.0
-        mass += outflow
-    return mass
+        odds.rounds += float(arrived @ steps.per_visit)
+        # a cell that passed its mass on is empty (what it passed to itself included: the
+        # rounds where nothing happened, already summed in per_visit); a stuck cell keeps it
+        flat[steps.cells[~steps.stuck]] = 0.0
+    return grid
 
 
-def levels_at_once(A: _Space, D: _Space, mass: np.ndarray, rows_a, cols_d, bounds, moves, odds: Odds, budget: _Budget):
-    """The same substitution for a fight small enough to hold every cell's outflow (to every
-    cell) at once: per level, one gather and one product, which is what small fights cost."""
-    n = len(rows_a)
-    to_a, to_d = moves(rows_a, cols_d, 2)
-    flow = (to_a[:, :, None] * to_d[:, None, :]).reshape(n, -1)
-    cells = rows_a * D.size + cols_d
-    stay = flow[np.arange(n), cells]
-    flow[np.arange(n), cells] = 0.0  # the round that changed nothing: summed in the visits below
-    stuck = stay >= 1.0 - 1e-15  # nobody can hit any more from here: left as it is
-    per_visit = np.where(stuck, 0.0, 1.0 / np.where(stuck, 1.0, 1.0 - stay))
-    left = stuck.astype(float)
-    flat = mass.ravel().copy()
-    visits = np.zeros(n)
-    for start, end in zip(bounds[:-1], bounds[1:]):
-        cell = cells[start:end]
-        here = flat[cell]
-        visits[start:end] = w = here * per_visit[start:end]
-        flat[cell] = here * left[start:end]
-        flat += w @ flow[start:end]
-    odds.rounds += visits.sum()
-    budget.check()
-    return flat.reshape(mass.shape)
+class _Steps:
+    """Where a round leads from each of some live cells, with the rounds in which nothing happens
+    summed: from a cell with mass m, m / (1 - stay) rounds are played, and that many times the
+    cell's outflow leaves it; from a cell where nobody can hit any more, nothing leaves."""
+
+    def __init__(self, A: _Space, D: _Space, rows_a: np.ndarray, cols_d: np.ndarray, moves):
+        n = len(rows_a)
+        self.to_a, self.to_d = moves(rows_a, cols_d, 2)
+        self.cells = rows_a * D.size + cols_d
+        stay = self.to_a[np.arange(n), rows_a] * self.to_d[np.arange(n), cols_d]
+        self.stuck = stay >= 1.0 - 1e-15
+        self.per_visit = np.where(self.stuck, 0.0, 1.0 / np.where(self.stuck, 1.0, 1.0 - stay))
+        self.to_a *= self.per_visit[:, None]

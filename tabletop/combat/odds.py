@@ -22,13 +22,13 @@ from __future__ import annotations
 import heapq
 import time
 from collections import defaultdict
-from functools import lru_cache
 
 import numpy as np
 
 from tabletop.combat.battle import ATTACKER, DEFENDER, Fight, assign, signature, takes_all_ships, without_ships
+from tabletop.combat.hits import clip, hit_distribution, side_rows
 from tabletop.combat.levels import solve_levels
-from tabletop.combat.model import Die, SideModel, State, after_doom
+from tabletop.combat.model import SideModel, State, after_doom
 from tabletop.combat.outcome import Odds, units_key
 from tabletop.combat.resolver import can_ever_hit, check_dice, outcome, play_round
 from tabletop.combat.unitdata import ABILITIES, EFFECT_FIELDS
@@ -49,36 +49,6 @@ class _Budget:
     def check(self, states: int = 0) -> None:
         if states > MAX_STATES or time.perf_counter() > self.deadline:
             raise UserError(t("odds.too_big", seconds=f"{TIME_BUDGET:g}"))
-
-
-# --- hits of many dice --------------------------------------------------------------------------
-
-
-@lru_cache(maxsize=4096)
-def _power(die: Die, count: int) -> np.ndarray:
-    """The hit distribution of `count` identical dice (repeated squaring of one die's)."""
-    one = np.zeros(4)
-    for hits, p in die.distribution().items():
-        one[hits] = p
-    result, base, n = np.array([1.0]), one, count
-    while n:
-        if n & 1:
-            result = np.convolve(result, base)
-        n >>= 1
-        if n:
-            base = np.convolve(base, base)
-    return result
-
-
-def hit_distribution(dice: list[Die]) -> np.ndarray:
-    """The distribution of the total hits of several dice, indexed by hits."""
-    counts: dict[Die, int] = defaultdict(int)
-    for die in dice:
-        counts[die] += 1
-    dist = np.array([1.0])
-    for die, n in counts.items():
-        dist = np.convolve(dist, _power(die, n))
-    return dist
 
 
 # --- the odds -----------------------------------------------------------------------------------
@@ -274,7 +244,7 @@ class _Space:
         the opponent takes (more than it can take counts as the most it can)."""
         dice = self.fight.round_dice(self.name, self.model, self.states[i], self.opponent, opp.states[j], number)
         if not opp.model.split:
-            return _clip(hit_distribution([die for _, _, die in dice]), opp.H)
+            return clip(hit_distribution([die for _, _, die in dice]), opp.H)
         free, directed = _split_hits(self.fight, self.model, self.states[i], dice, opp.H)
         return np.outer(directed, free).ravel()  # as opp.next reads them: [k * (H + 1) + f]
 
@@ -321,17 +291,25 @@ def _fast(fight: Fight, ma: SideModel, md: SideModel, live: dict, odds: Odds, bu
     for (sa, sd), p in live.items():
         mass[A.index[sa], D.index[sd]] += p
     tables: dict[tuple, np.ndarray] = {}
+    rolled: dict[tuple[str, int], list] = {}
+
+    def dice_of(space: _Space, number: int) -> list:
+        """The dice a side rolls in a round with every unit alive, once per side and round kind."""
+        key = (space.name, min(number, 2))
+        if key not in rolled:
+            rolled[key] = fight.round_dice(space.name, space.model, (0, 0), space.opponent, (0, 0), key[1])
+        return rolled[key]
 
     def hit_table(space: _Space, opp: _Space, number: int) -> np.ndarray:
         """hits[i]: the distribution of the hits `space` makes in each of its states (it depends
-        only on the units lost), as the opponent's table reads them (_Space.hits). When each unit's dice do not depend on who else is alive, the
-        distribution after losing d units is the one after d+1 with unit d's dice added."""
+        only on the units lost), as the opponent's table reads them (_Space.hits); when each
+        unit's dice do not depend on who else is alive, one row per loss (hits.side_rows)."""
         model = space.model
         # the dice depend on who is alive (Sardakk flagship), or whose hits are directed does; a
         # side lost in two chains is not lost in one order
         split = model.split or opp.model.split
         by_state = split or any("other-ships-plus-one" in u.abilities for u in model.units)
-        dice = [] if by_state else fight.round_dice(space.name, model, (0, 0), space.opponent, (0, 0), number)
+        dice = [] if by_state else dice_of(space, number)
         # rounds that roll the same dice share a table (round 1 differs only with some effects)
         key = (space.name, 1 if number == 1 else 2) if by_state else (space.name, tuple((id(u), die) for u, _, die in dice))
         if key not in tables:
@@ -341,16 +319,8 @@ def _fast(fight: Fight, ma: SideModel, md: SideModel, live: dict, odds: Odds, bu
                     if lost not in rows:
                         rows[lost] = space.hits(opp, i, 0, number)
             else:
-                per_unit: dict[int, list] = defaultdict(list)
-                for unit, _, die in dice:
-                    per_unit[id(unit)].append(die)
-                rows = {model.N: _clip(np.array([1.0]), opp.H)}
-                dist = np.array([1.0])
-                for d in range(model.N - 1, -1, -1):
-                    unit_dice = per_unit.get(id(model.units[d]))
-                    if unit_dice:
-                        dist = np.convolve(dist, hit_distribution(unit_dice))
-                    rows[d] = _clip(dist, opp.H)
+                tables[key] = side_rows(model, dice, opp.H)[space.lost]
+                return tables[key]
             tables[key] = np.stack([rows[lost] for _, lost in space.states])
         return tables[key]
 
@@ -372,11 +342,7 @@ def _fast(fight: Fight, ma: SideModel, md: SideModel, live: dict, odds: Odds, bu
             for sp in (A, D)
         ):
             return False
-        return all(
-            fight.round_dice(sp.name, sp.model, (0, 0), sp.opponent, (0, 0), 1)
-            == fight.round_dice(sp.name, sp.model, (0, 0), sp.opponent, (0, 0), 2)
-            for sp in (A, D)
-        )
+        return all(dice_of(sp, 1) == dice_of(sp, 2) for sp in (A, D))
 
     terminal = A.gone[:, None] | D.gone[None, :]
     repairs = ma.repairs or md.repairs
@@ -412,15 +378,6 @@ def _fast(fight: Fight, ma: SideModel, md: SideModel, live: dict, odds: Odds, bu
         _finish(fight, odds, ma, md, ((0, la), (0, ld)), p, stalemate=not over)
 
 
-def _clip(dist: np.ndarray, most: int) -> np.ndarray:
-    """A hit distribution over 0..most hits, more than `most` counted as `most`."""
-    out = np.zeros(most + 1)
-    cut = min(len(dist), most + 1)
-    out[:cut] = dist[:cut]
-    out[-1] += dist[cut:].sum()
-    return out
-
-
 def _scatter(targets: np.ndarray, weights: np.ndarray, size: int) -> np.ndarray:
     """Row n: the distribution over states of targets[n, h] weighted by weights[n, h]."""
     rows = len(targets)
@@ -451,7 +408,7 @@ def _general(fight: Fight, ma: SideModel, md: SideModel, live: dict, odds: Odds,
     most_a, most_d = _max_hits(ma), _max_hits(md)
     dist_h = np.array([1.0])
     if harrow_attack is not None and not harrow_attack.blocked:
-        dist_h = _clip(hit_distribution([die for _, _, die in harrow_attack.dice]), most_d)
+        dist_h = clip(hit_distribution([die for _, _, die in harrow_attack.dice]), most_d)
     cut = fight.cut_round()  # the round a retreat or a stop ends the combat: its moves are its own
 
     def transitions(state, number: int) -> dict:
@@ -544,8 +501,8 @@ def _split_hits(fight: Fight, model: SideModel, state: State, dice: list, most: 
     """The hit distributions of a side's free dice and of its directed ones (the L1Z1X flagship's
     and its dreadnoughts'; none without it), each over 0..most hits."""
     directs = fight.directed(model, state) or (lambda unit: False)
-    free = _clip(hit_distribution([die for unit, _, die in dice if not directs(unit)]), most)
-    directed = _clip(hit_distribution([die for unit, _, die in dice if directs(unit)]), most)
+    free = clip(hit_distribution([die for unit, _, die in dice if not directs(unit)]), most)
+    directed = clip(hit_distribution([die for unit, _, die in dice if directs(unit)]), most)
     return free, directed
 
 

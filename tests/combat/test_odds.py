@@ -11,7 +11,7 @@ from math import comb
 import pytest
 from run_bot import run_bot
 
-from tabletop.combat import odds
+from tabletop.combat import hits, odds
 from tabletop.combat.commands import build_fight
 from tabletop.combat.dice import Dice
 from tabletop.combat.resolver import resolve
@@ -352,3 +352,26 @@ def test_stop_after_n_rounds_by_hand_and_on_both_solvers_and_the_dice(book, monk
         solve(book, "invade", ships="2 dreadnought", landing="4 infantry", defender="4 infantry", rounds=1).control
         < solve(book, "invade", ships="2 dreadnought", landing="4 infantry", defender="4 infantry").control
     )  # stopped with both sides on the planet: nobody takes it
+
+
+@pytest.mark.parametrize(
+    "kind, army",
+    [
+        ("space", "jol-nar flagship, war sun, 2 dreadnought, 3 cruiser, 6 fighter, jol-nar"),
+        ("ground", "5 infantry, 2 mech, fire team"),
+        ("space", "2 carrier, 3 fighter, 2 destroyer2"),
+    ],
+)
+def test_a_sides_hits_after_each_loss_are_its_remaining_units_dice(book, kind, army):
+    # the table is built by runs of alike units; here each row is the convolution of the dice of
+    # the units still alive, one by one, with more than `most` hits counted as `most`
+    fight = build_fight(kind, {"attacker": army, "defender": "1 infantry" if kind == "ground" else "1 fighter"}, book)
+    model, opponent = fight.models(fight.attacker, fight.defender)
+    dice = fight.round_dice("attacker", model, (0, 0), opponent, (0, 0), 1)
+    most = 7
+    rows = hits.side_rows(model, dice, most)
+    assert rows.shape == (model.N + 1, most + 1)
+    for lost in range(model.N + 1):
+        alive = {id(u) for u in model.units[lost:]}
+        expected = hits.clip(hits.hit_distribution([die for unit, _, die in dice if id(unit) in alive]), most)
+        assert rows[lost] == pytest.approx(expected, abs=1e-15)
