@@ -54,9 +54,6 @@ class SplitSideModel(SideModel):
     def is_lost(self, index: int, state: State) -> bool:
         return index in self.lost_sets[state[1]]
 
-    def gone(self, state: State) -> bool:
-        return state[1] == self.end
-
     def survivors(self, state: State) -> tuple:
         counts: dict[str, int] = defaultdict(int)
         for unit in self.alive(state):

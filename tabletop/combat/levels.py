@@ -20,8 +20,7 @@ MOVES_AT_ONCE = 4_000_000  # floats (32 MB): the most per-cell moves worked out 
 
 def _rank(space: _Space) -> np.ndarray:
     """Each state's dense rank by 2 x lost + sustains in use (see solve_levels)."""
-    used = np.array([u for u, _ in space.states])
-    return np.unique(2 * space.lost + used, return_inverse=True)[1].ravel()
+    return np.unique(2 * space.lost + space.used, return_inverse=True)[1].ravel()
 
 
 def solve_levels(A: _Space, D: _Space, mass: np.ndarray, terminal: np.ndarray, moves, odds: Odds, budget: _Budget) -> np.ndarray:

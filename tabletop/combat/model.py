@@ -92,6 +92,7 @@ class SideModel:
         self.cancels = max(1, side.effects.sustain_cancels)
         self.sustainer = [u.sustain and sustain_allowed for u in self.units]
         self.N = len(self.units)
+        self.end = self.N  # the `lost` of a state with every unit lost
         # sustainers alive after losing d units
         self.able_after = [sum(self.sustainer[d:]) for d in range(self.N + 1)]
         self.memo: dict = {}  # values derived from this model, for the odds
@@ -138,7 +139,7 @@ class SideModel:
         return keys[state[1]]
 
     def gone(self, state: State) -> bool:
-        return state[1] >= self.N
+        return state[1] >= self.end
 
     def damaged(self, state: State) -> list[int]:
         """Indexes of the damaged units: the top `u` sustainers still alive."""

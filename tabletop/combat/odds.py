@@ -156,15 +156,14 @@ class _Space:
         able = np.array(model.able_after)
         self.offset = np.concatenate([[0], np.cumsum(able + 1)])  # states with d lost start here
         self.size: int = int(self.offset[-1])
-        self.states = [(u, d) for d in range(len(able)) for u in range(model.able_after[d] + 1)]
-        self.index = {s: i for i, s in enumerate(self.states)}
+        # every state (u, d) in order of d, then u: the state (u, d) is number offset[d] + u
+        self.lost = np.repeat(np.arange(len(able)), able + 1)
+        self.used = np.arange(self.size) - self.offset[self.lost]
         self.H = max_hits
         # what a round's hits on this side can be: a count, or (directed, free) as one index
         self.outcomes = (max_hits + 1) ** 2 if model.split else max_hits + 1
-        self.lost = np.array([d for _, d in self.states])
-        self.gone = np.array([model.gone(s) for s in self.states])
         self.by_opponent = any("dice-per-opponent-ship" in u.abilities for u in model.units)
-        first = {self.index[st] for st in starts}
+        first = {int(self.offset[d]) + u for u, d in starts}
         self.next = self._table(first, budget)
         self.keep_reachable(first)
 
@@ -174,8 +173,7 @@ class _Space:
         model = self.model
         if model.repairs or model.split:  # one by one, the states reached only
             return self._table_one_by_one(first, budget)
-        u = np.array([s[0] for s in self.states])[:, None]
-        d = self.lost[:, None]
+        u, d = self.used[:, None], self.lost[:, None]
         taken = np.arange(self.H + 1)[None, :]
         c = model.cancels
         available = np.array(model.able_after)[d] - u
@@ -201,6 +199,7 @@ class _Space:
         else:  # every (free, directed) as the index k * width + f
             pairs = [(h % width, h // width) for h in range(self.outcomes)]
         table = np.zeros((self.size, len(pairs)), dtype=np.int64)
+        states = list(zip(self.used.tolist(), self.lost.tolist()))
         done = np.zeros(self.size, dtype=bool)
         todo = list(first)
         while todo:
@@ -210,8 +209,9 @@ class _Space:
             done[i] = True
             budget.check()
             for h, (free, directed) in enumerate(pairs):
-                after, events, _ = model.consume(self.states[i], free, directed)
-                table[i, h] = k = self.index[model.repair(self.states[i], after, events)[0]]
+                after, events, _ = model.consume(states[i], free, directed)
+                repaired, _ = model.repair(states[i], after, events)
+                table[i, h] = k = int(self.offset[repaired[1]]) + repaired[0]
                 todo.append(k)
         if not composed:
             return table
@@ -233,9 +233,10 @@ class _Space:
         keep = np.flatnonzero(seen)
         renumber = np.full(self.size, -1, dtype=np.int64)
         renumber[keep] = np.arange(len(keep))
-        self.states = [self.states[k] for k in keep]
+        self.lost, self.used = self.lost[keep], self.used[keep]
+        self.states = list(zip(self.used.tolist(), self.lost.tolist()))
         self.index = {s: i for i, s in enumerate(self.states)}
-        self.lost, self.gone = self.lost[keep], self.gone[keep]
+        self.gone = self.lost >= self.model.end
         self.next = renumber[self.next[keep]]
         self.size = len(keep)
 
