@@ -41,7 +41,7 @@ BATCH = 8
 # under its 20 ms budget with room for the machine's jitter (28 tokens gave a p99 of 23-25 ms).
 # The players' questions have a median of 18 tokens; the rules' terms for their slang take up to
 # half the budget (they carry the most meaning: without them TI4's top-1 falls by 0.04), and a
-# question longer than the rest loses its tail.
+# question longer than the rest drops its particles, then loses its tail.
 QUERY_TOKENS = 22
 
 
@@ -90,12 +90,13 @@ class Embedder:
         with self._lock:  # the engine keeps per-call buffers: one call at a time
             return np.asarray(model.query(text), dtype=np.float32)
 
-    def within_budget(self, question: str, terms: list[str]) -> str:
+    def within_budget(self, question: str, terms: list[str], compact=None) -> str:
         """What the model reads of a question: the player's words, then the rules' terms for
         them ('커토 받으면 어디 넣어? (지휘 토큰)'), within the token budget. The terms may take
         up to half of it, in the order the lexicon found them: they are the rules' own words for
-        the slang, which the model knows best. A question too long for the rest loses its tail
-        ('… 그대로 돼?'), cut between words."""
+        the slang, which the model knows best. A question too long for the rest first reads as
+        `compact` gives it (its particles dropped), then loses its tail ('… 그대로 돼?'), cut
+        between words."""
         model = self._load()
         if model is None:
             return question
@@ -106,6 +107,8 @@ class Embedder:
             if count(f"({', '.join([*chosen, term])})") - fixed <= QUERY_TOKENS // 2:
                 chosen.append(term)
         suffix = f" ({', '.join(chosen)})" if chosen else ""
+        if compact is not None and count(question + suffix) > QUERY_TOKENS:
+            question = compact(question)
         if count(question + suffix) > QUERY_TOKENS:
             question = _longest_prefix_within(question, lambda t: count(t + suffix) <= QUERY_TOKENS)
         return question + suffix

@@ -138,7 +138,8 @@ class SearchEngine:
         vectors = self._vectors.get(index.pack.id)
         if weight <= 0 or vectors is None or not len(vectors):
             return None
-        qvec = self._embed(self.embedder.within_budget(query, index.official_terms(query, repaired)))
+        terms = index.official_terms(query, repaired)
+        qvec = self._embed(self.embedder.within_budget(query, terms, self.analyzer.without_particles))
         if qvec is None:
             return None
         return fusion.dense_view(vectors, [d.section for d in index.docs], qvec)

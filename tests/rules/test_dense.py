@@ -99,6 +99,23 @@ def test_the_model_reads_a_question_within_its_token_budget():
     assert count(model.within_budget("가" * 200, [])) <= dense.QUERY_TOKENS
 
 
+def test_a_long_question_sheds_its_particles_before_its_tail(compendium):
+    """Dropping the particles (에, 을, 부터) keeps a question's content within the budget: the
+    question below fits whole without them, where cut as written it loses its last words."""
+    model = dense.embedder()
+    analyzer = compendium.search.analyzer
+    count = lambda t: model._load().token_count(t, True)  # noqa: E731
+    question = "보병을 두 행성에 나눠서 내렸는데 어느 쪽부터 싸워?"
+    compact = analyzer.without_particles(question)
+    assert compact == "보병 두 행성 나눠서 내렸는데 어느 쪽 싸워?"
+    assert count(question) > dense.QUERY_TOKENS >= count(compact)
+    assert model.within_budget(question, [], analyzer.without_particles) == compact
+    assert not model.within_budget(question, []).endswith("싸워?")  # without it, the tail is cut
+    short = "커토 받으면 어디에 넣어?"  # within the budget: read as written
+    assert model.within_budget(short, [], analyzer.without_particles) == short
+    assert analyzer.without_particles("Does Harrow hit my own ground forces?") == "Does Harrow hit my own ground forces?"
+
+
 def _view(z: dict[str, float]):
     from tabletop.rules import fusion
 
