@@ -34,20 +34,23 @@ def settings(
     value changes nothing (all are checked first)."""
     zone = check_zone(timezone) if timezone is not None else None  # every value checked
     game = answers.check_game(ctx.compendium, game) if game is not None else None  # before any is written
+    changes: list[tuple[settings_.Setting, object]] = []
     lines = []
     if agenda_windows is not None:
-        settings_.write(ctx.state, ctx.guild_id, settings_.AGENDA_WINDOWS, agenda_windows)
+        changes.append((settings_.AGENDA_WINDOWS, agenda_windows))
         state = t("settings.on" if agenda_windows else "settings.off")
         lines.append(t("settings.agenda_windows", state=state))
     if zone is not None:
-        settings_.write(ctx.state, ctx.guild_id, settings_.TIMEZONE, zone)
+        changes.append((settings_.TIMEZONE, zone))
         lines.append(t("settings.timezone", zone=zone))
     if game is not None:
-        settings_.write(ctx.state, ctx.guild_id, settings_.GAME, game)
+        changes.append((settings_.GAME, game))
         lines.append(t("settings.game", game=ctx.compendium.packs[game].name()))
     if chat is not None:
-        settings_.write(ctx.state, ctx.guild_id, settings_.CHAT, chat)
+        changes.append((settings_.CHAT, chat))
         lines.append(t("settings.chat", state=t("settings.on" if chat else "settings.off")))
+    if changes:  # all in one transaction: a fault in the store writes none of them
+        settings_.write(ctx.state, ctx.guild_id, *changes)
     if not lines:
 
         def switch(setting: settings_.Setting[bool]) -> str:

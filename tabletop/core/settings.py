@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 if TYPE_CHECKING:
     from tabletop.store import StateStore
@@ -48,5 +48,6 @@ def read(state: StateStore, guild_id: str, setting: Setting[T]) -> T:
     return setting.default if stored in (None, "") else setting.load(stored)
 
 
-def write(state: StateStore, guild_id: str, setting: Setting[T], value: T) -> None:
-    state.set_setting(guild_id, setting.key, setting.dump(value))
+def write(state: StateStore, guild_id: str, *changes: tuple[Setting[Any], Any]) -> None:
+    """Write (setting, value) pairs in one transaction: a fault leaves every setting as it was."""
+    state.set_settings(guild_id, {setting.key: setting.dump(value) for setting, value in changes})

@@ -137,12 +137,17 @@ class StateStore:
         return row[0] if row else default
 
     def set_setting(self, guild_id: str, key: str, value: str) -> None:
+        self.set_settings(guild_id, {key: value})
+
+    def set_settings(self, guild_id: str, values: dict[str, str]) -> None:
+        """Several of a server's settings in one transaction: all of them are written, or none."""
         with self.transaction() as c:
-            c.execute(
-                "insert into settings (guild_id, key, value) values (?, ?, ?) "
-                "on conflict (guild_id, key) do update set value = excluded.value",
-                (str(guild_id), key, value),
-            )
+            for key, value in values.items():
+                c.execute(
+                    "insert into settings (guild_id, key, value) values (?, ?, ?) "
+                    "on conflict (guild_id, key) do update set value = excluded.value",
+                    (str(guild_id), key, value),
+                )
 
     def log_roll(self, guild_id: str, channel_id: str, user_id: str, command: str, seed: str, summary: str) -> int:
         with self.transaction() as c:

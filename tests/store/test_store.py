@@ -5,12 +5,14 @@ never stops rules or dice."""
 
 from __future__ import annotations
 
+import sqlite3
 import subprocess
 import sys
 import textwrap
 import time
 from pathlib import Path
 
+import psycopg
 import pytest
 from run_bot import run_bot
 
@@ -71,6 +73,16 @@ def test_a_tie_is_the_speakers_and_settings_and_rolls_persist(state_target):
     assert again.get_setting("g", "game") == "ti4"
     assert again.logged_roll(roll) == '{"command": "roll"}'
     assert again.logged_roll(roll + 1000) is None
+
+
+def test_several_settings_are_written_together_or_not_at_all(state_target):
+    state = open_state(state_target)
+    state.set_settings("g", {"chat": "off", "game": "liftoff"})
+    assert (state.get_setting("g", "chat"), state.get_setting("g", "game")) == ("off", "liftoff")
+    with pytest.raises((sqlite3.IntegrityError, psycopg.IntegrityError)):  # the second breaks a constraint
+        state.set_settings("g", {"chat": "on", "game": None})  # type: ignore[dict-item]
+    assert (state.get_setting("g", "chat"), state.get_setting("g", "game")) == ("off", "liftoff")
+    state.close()
 
 
 def test_one_open_agenda_per_channel_is_the_databases_rule(state_target):
