@@ -21,7 +21,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tabletop.agenda.store import AgendaStore, Player  # noqa: E402
+from tabletop.agenda.model import Player  # noqa: E402
+from tabletop.agenda.store import AgendaStore  # noqa: E402
 from tabletop.agenda.view import agenda_reply  # noqa: E402
 from tabletop.store import open_state  # noqa: E402
 

@@ -30,7 +30,8 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 from postgres_server import Server  # noqa: E402
 
 from tabletop import features  # noqa: E402
-from tabletop.agenda.store import AgendaStore, Player  # noqa: E402
+from tabletop.agenda.model import Player  # noqa: E402
+from tabletop.agenda.store import AgendaStore  # noqa: E402
 from tabletop.store import open_state  # noqa: E402
 
 PROCESSES = 4
@@ -96,7 +97,8 @@ def bare_postgres(url: str) -> list[float]:
 VOTER = """
 import sys, time
 sys.path.insert(0, sys.argv[1])
-from tabletop.agenda.store import AgendaStore, Player
+from tabletop.agenda.model import Player
+from tabletop.agenda.store import AgendaStore
 from tabletop.store import open_state
 store = AgendaStore(open_state(sys.argv[2]))
 ids, me, count = [int(x) for x in sys.argv[3].split(",")], sys.argv[4], int(sys.argv[5])

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 from tabletop.agenda import phase as phases
 from tabletop.agenda import view
-from tabletop.agenda.store import KINDS, MAX_NAME, MAX_VOTES, TYPES, AgendaStore, Player, parse_people, split_outcomes
+from tabletop.agenda.model import KINDS, MAX_NAME, MAX_VOTES, TYPES, Player, parse_people, split_outcomes
+from tabletop.agenda.store import AgendaStore
 from tabletop.agenda.view import agenda_reply, audit_pages, history_reply
 from tabletop.agenda.windows import MAX_CARD, WINDOWS
 from tabletop.core import settings

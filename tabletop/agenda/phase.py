@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import json
 
-from tabletop.agenda.store import Agenda, AgendaStore, Player, agenda_lock
+from tabletop.agenda.model import Agenda, Player
+from tabletop.agenda.store import AgendaStore, channel_lock
 
 LAST_STEP = 2  # two agendas per phase (62.2, 62.3)
 
@@ -32,13 +33,11 @@ def start(
     names: list[str],
 ) -> Agenda:
     """Open the phase's first agenda (for or against: the speaker names an election's
-    candidates with /agenda start instead), then record the phase and tie the agenda to it. A
-    first agenda that is refused leaves nothing behind."""
-    first = store.start(
-        guild_id, channel_id, starter, names[0], [], "for-against", None, speaker, players, with_windows=with_windows
-    )
-    with store.state.transaction(lock=agenda_lock(first.id)) as c:
-        cur = c.execute(
+    candidates with /agenda start instead) and record the phase, in one transaction: a first
+    agenda that is refused, or a fault, leaves nothing behind."""
+    first = store.checked(guild_id, channel_id, starter, names[0], [], "for-against", None, speaker, players, False, with_windows)
+    with store.state.transaction(lock=channel_lock(guild_id, channel_id)) as c:
+        phase_id = c.execute(
             "insert into agenda_phases (guild_id, channel_id, players, speaker, windows, names) "
             "values (?, ?, ?, ?, ?, ?) returning id",
             (
@@ -49,38 +48,19 @@ def start(
                 int(with_windows),
                 json.dumps(names, ensure_ascii=False),
             ),
-        )
-        c.execute("update agendas set phase_id = ? where id = ?", (cur.fetchone()[0], first.id))
-    return store.known(first.id)
-
-
-def _open(store: AgendaStore, phase_id: int, step: int, guild_id, channel_id, starter: Player) -> Agenda:
-    with store.state.read() as c:
-        row = c.execute("select * from agenda_phases where id = ?", (phase_id,)).fetchone()
-    players = [Player(**p) for p in json.loads(row["players"])]
-    speaker = Player(**json.loads(row["speaker"])) if row["speaker"] else None
-    name = json.loads(row["names"])[step - 1]
-    return store.start(
-        guild_id,
-        channel_id,
-        starter,
-        name,
-        [],
-        "for-against",
-        None,
-        speaker,
-        players,
-        with_windows=bool(row["windows"]),
-        phase_id=phase_id,
-    )
+        ).fetchone()[0]
+        agenda_id = store.insert(c, first, phase_id)
+    return store.known(agenda_id)
 
 
 def advance(store: AgendaStore, closed: Agenda, actor: Player) -> tuple[Agenda | None, bool]:
     """After an agenda of a phase closed: (the next agenda it opened, whether the phase is now
-    over). (None, False) for an agenda outside a phase, or when another process advanced it."""
+    over). (None, False) for an agenda outside a phase, or when another process advanced it.
+    The step moves and the next agenda opens in one transaction: never one without the other."""
     if closed.phase_id is None:
         return None, False
-    with store.state.transaction(lock=phase_lock(closed.phase_id)) as c:
+    locks = (phase_lock(closed.phase_id), channel_lock(closed.guild_id, closed.channel_id))
+    with store.state.transaction(lock=locks) as c:
         # the step the closed agenda was: the phase's agendas up to it (a repeat of the same
         # close finds the phase already past it, and moves nothing)
         step = c.execute("select count(*) from agendas where phase_id = ? and id <= ?", (closed.phase_id, closed.id)).fetchone()[
@@ -89,11 +69,27 @@ def advance(store: AgendaStore, closed: Agenda, actor: Player) -> tuple[Agenda |
         moved = c.execute(
             "update agenda_phases set step = ? where id = ? and step = ?", (step + 1, closed.phase_id, step)
         ).rowcount
-    if not moved:
-        return None, False
-    if step >= LAST_STEP:
-        return None, True
-    return _open(store, closed.phase_id, step + 1, closed.guild_id, closed.channel_id, actor), False
+        if not moved or step >= LAST_STEP:
+            return None, bool(moved)
+        row = c.execute("select * from agenda_phases where id = ?", (closed.phase_id,)).fetchone()
+        players = [Player(**p) for p in json.loads(row["players"])]
+        speaker = Player(**json.loads(row["speaker"])) if row["speaker"] else None
+        name = json.loads(row["names"])[step]
+        following = store.checked(
+            closed.guild_id,
+            closed.channel_id,
+            actor,
+            name,
+            [],
+            "for-against",
+            None,
+            speaker,
+            players,
+            False,
+            bool(row["windows"]),
+        )
+        agenda_id = store.insert(c, following, closed.phase_id)
+    return store.known(agenda_id), False
 
 
 def end(store: AgendaStore, cancelled: Agenda) -> None:

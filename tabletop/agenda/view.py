@@ -10,7 +10,8 @@ from __future__ import annotations
 from zoneinfo import ZoneInfo
 
 from tabletop.agenda import windows
-from tabletop.agenda.store import Agenda, AgendaStore
+from tabletop.agenda.model import Agenda
+from tabletop.agenda.store import AgendaStore
 from tabletop.core.components import NUMBER, Component
 from tabletop.core.i18n import current, t
 from tabletop.core.render import (

@@ -93,14 +93,16 @@ class StateStore:
             yield conn
 
     @contextmanager
-    def transaction(self, lock: str | None = None) -> Iterator[Connection]:
-        """One committed transaction. `lock` names what it changes ("agenda:7"): writers of
-        the same thing wait for each other, in every process. Refused before anything happens
-        when the store is read-only; a repeated request is refused with a sentence."""
+    def transaction(self, lock: str | tuple[str, ...] | None = None) -> Iterator[Connection]:
+        """One committed transaction. `lock` names what it changes ("agenda:7", or several):
+        writers of the same thing wait for each other, in every process. Refused before anything
+        happens when the store is read-only; a repeated request is refused with a sentence."""
         if self.refusal:
             raise UserError(self.refusal)
         request = _request.get()
-        with self._write(lock) as conn:
+        # several names are always taken in one order, so two writers never wait on each other
+        locks = tuple(sorted({lock} if isinstance(lock, str) else set(lock or ())))
+        with self._write(locks) as conn:
             if request is not None:
                 self._claim(conn, request.next_key())
             yield conn
@@ -117,7 +119,7 @@ class StateStore:
     def _read(self):
         raise NotImplementedError
 
-    def _write(self, lock: str | None):
+    def _write(self, locks: tuple[str, ...]):
         raise NotImplementedError
 
     def close(self) -> None:

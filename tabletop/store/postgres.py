@@ -184,10 +184,10 @@ class PostgresState(StateStore):
             yield _Connection(conn)
 
     @contextmanager
-    def _write(self, lock: str | None):
+    def _write(self, locks: tuple[str, ...]):
         self._prepare()
         with self._connection() as conn, conn.transaction():
-            if lock:
+            for lock in locks:
                 conn.execute("select pg_advisory_xact_lock(hashtextextended(%s, 0))", (lock,))
             yield _Connection(conn)
 

@@ -114,7 +114,7 @@ class SqliteState(StateStore):
             if current < len(scripts) and self.refusal:
                 raise StateUnavailable(t("state.needs_upgrade", path=self.path))
             for number, script in enumerate(scripts[current:], start=current + 1):
-                with self._write(None) as c:
+                with self._write(()) as c:
                     for statement in render(script, self.dialect):
                         c.execute(statement)
                     c.execute(f"pragma user_version = {number}")
@@ -125,9 +125,9 @@ class SqliteState(StateStore):
             yield self.conn
 
     @contextmanager
-    def _write(self, lock: str | None):
+    def _write(self, locks: tuple[str, ...]):
         # BEGIN IMMEDIATE takes the file's one write lock: every writer in every process waits
-        # its turn, whatever it changes, so `lock` needs nothing more here
+        # its turn, whatever it changes, so `locks` need nothing more here
         with self.lock:
             self.conn.execute("begin immediate")
             try:

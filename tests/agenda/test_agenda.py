@@ -8,7 +8,8 @@ import threading
 
 import pytest
 
-from tabletop.agenda.store import AGAINST, FOR, AgendaStore, Player, parse_people, voting_order
+from tabletop.agenda.model import AGAINST, FOR, Player, parse_people, voting_order
+from tabletop.agenda.store import AgendaStore
 from tabletop.agenda.view import agenda_reply, audit_pages
 from tabletop.core.commands import Context, dispatch
 from tabletop.core.errors import UserError

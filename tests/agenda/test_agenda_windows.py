@@ -8,7 +8,8 @@ import pytest
 from discord_fakes import FakeBot, FakeInteraction, FakeUser, persistent_item
 from run_bot import run_bot
 
-from tabletop.agenda.store import AgendaStore, Player
+from tabletop.agenda.model import Player
+from tabletop.agenda.store import AgendaStore
 from tabletop.agenda.view import agenda_reply
 from tabletop.console.app import run_line
 from tabletop.core.errors import UserError

@@ -13,7 +13,8 @@ import pytest
 from other_user import state_as_another_user
 from run_bot import run_bot
 
-from tabletop.agenda.store import AgendaStore, Player
+from tabletop.agenda.model import Player
+from tabletop.agenda.store import AgendaStore
 from tabletop.console.app import run_line
 from tabletop.core.commands import Context, dispatch
 from tabletop.core.errors import UserError

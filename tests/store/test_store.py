@@ -17,7 +17,8 @@ import pytest
 from run_bot import run_bot
 
 from tabletop.agenda import phase
-from tabletop.agenda.store import AGAINST, FOR, AgendaStore, Player
+from tabletop.agenda.model import AGAINST, FOR, Player
+from tabletop.agenda.store import AgendaStore
 from tabletop.core.errors import UserError
 from tabletop.store import StateUnavailable, begin_request, open_state
 from tabletop.store import postgres as pg_backend
@@ -101,7 +102,8 @@ WORKER = textwrap.dedent(
     import sys, time
     from pathlib import Path
     sys.path.insert(0, {root!r})
-    from tabletop.agenda.store import AgendaStore, Player
+    from tabletop.agenda.model import Player
+    from tabletop.agenda.store import AgendaStore
     from tabletop.core.errors import UserError
     from tabletop.store import begin_request, open_state
     target, action, agenda_id, first, count, go = sys.argv[1:7]
@@ -167,6 +169,30 @@ def test_two_processes_closing_one_agenda_close_it_once_and_open_the_next_once(s
     nxt, over = phase.advance(store, closed, STARTER)
     assert nxt is not None and nxt.name == "B" and not over
     assert phase.advance(store, closed, STARTER) == (None, False)  # already advanced: nothing twice
+
+
+def test_a_phase_moves_on_only_with_its_next_agenda_open(state_target):
+    """The step and the second agenda are one transaction: when the second cannot open (here
+    another agenda took the channel in between), the phase stays where it was and moves on
+    once the channel is free, with its second agenda."""
+    store = AgendaStore(open_state(state_target))
+    first = phase.start(store, "g", "c", STARTER, [ALICE, BOB], ALICE, False, ["A", "B"])
+    assert first.phase_id is not None and store.history("g", "c")[0].phase_id == first.phase_id
+    store.vote(first.id, ALICE, "가결", 3)
+    closed = store.close(first.id, STARTER, False)
+    squatter = store.start("g", "c", STARTER, "Other", [])
+    with pytest.raises(UserError):
+        phase.advance(store, closed, STARTER)
+
+    def step() -> int:
+        with store.state.read() as c:
+            return c.execute("select step from agenda_phases where id = ?", (first.phase_id,)).fetchone()[0]
+
+    assert step() == 1
+    store.cancel(squatter.id, STARTER, False)
+    nxt, over = phase.advance(store, closed, STARTER)
+    assert nxt is not None and nxt.name == "B" and nxt.phase_id == first.phase_id and not over
+    assert step() == 2
 
 
 def test_the_same_press_delivered_to_three_processes_counts_once(state_target, tmp_path):
