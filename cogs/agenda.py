@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import weakref
 from typing import cast
 
 import discord
@@ -28,11 +29,17 @@ from .registry import component_presenter, presenter
 from .ui import context, send_kwargs
 
 log = logging.getLogger(__name__)
-_locks: dict[int, asyncio.Lock] = {}
+# A lock lives while a press holds or awaits it, then goes: the bot sees thousands of agendas over
+# its life, and a lock nobody holds has nothing to keep in order.
+_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
 
 
 def lock_for(agenda_id: int) -> asyncio.Lock:
-    return _locks.setdefault(agenda_id, asyncio.Lock())
+    """The one lock of an agenda in this process, while anyone holds or awaits it."""
+    lock = _locks.get(agenda_id)
+    if lock is None:
+        lock = _locks[agenda_id] = asyncio.Lock()
+    return lock
 
 
 async def current_lock(ctx: core.Context) -> asyncio.Lock:

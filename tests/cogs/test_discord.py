@@ -368,6 +368,26 @@ async def test_concurrent_button_clicks_keep_the_message_right(bot, state):
     assert f"가결** — {sum(range(1, 9))}표" in last.log[0].embed.description
 
 
+async def test_an_agendas_lock_is_shared_while_held_and_gone_after():
+    import asyncio
+    import gc
+
+    from cogs import agenda as agenda_cog
+
+    order: list[str] = []
+
+    async def press(name: str) -> None:
+        async with agenda_cog.lock_for(77):
+            order.append(f"{name} in")
+            await asyncio.sleep(0.01)
+            order.append(f"{name} out")
+
+    await asyncio.gather(press("a"), press("b"))
+    assert order == ["a in", "a out", "b in", "b out"]  # one at a time: the same lock
+    gc.collect()
+    assert 77 not in agenda_cog._locks  # nobody holds it: not kept
+
+
 async def test_autocomplete_values_open_what_they_name(bot, compendium):
     from types import SimpleNamespace
 
