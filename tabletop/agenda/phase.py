@@ -35,7 +35,9 @@ def start(
     """Open the phase's first agenda (for or against: the speaker names an election's
     candidates with /agenda start instead) and record the phase, in one transaction: a first
     agenda that is refused, or a fault, leaves nothing behind."""
-    first = store.checked(guild_id, channel_id, starter, names[0], [], "for-against", None, speaker, players, False, with_windows)
+    first = store.checked(
+        guild_id, channel_id, starter, names[0], [], speaker=speaker, players=players, with_windows=with_windows
+    )
     with store.state.transaction(lock=channel_lock(guild_id, channel_id)) as c:
         phase_id = c.execute(
             "insert into agenda_phases (guild_id, channel_id, players, speaker, windows, names) "
@@ -75,18 +77,9 @@ def advance(store: AgendaStore, closed: Agenda, actor: Player) -> tuple[Agenda |
         players = [Player(**p) for p in json.loads(row["players"])]
         speaker = Player(**json.loads(row["speaker"])) if row["speaker"] else None
         name = json.loads(row["names"])[step]
+        windows = bool(row["windows"])
         following = store.checked(
-            closed.guild_id,
-            closed.channel_id,
-            actor,
-            name,
-            [],
-            "for-against",
-            None,
-            speaker,
-            players,
-            False,
-            bool(row["windows"]),
+            closed.guild_id, closed.channel_id, actor, name, [], speaker=speaker, players=players, with_windows=windows
         )
         agenda_id = store.insert(c, following, closed.phase_id)
     return store.known(agenda_id), False

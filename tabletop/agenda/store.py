@@ -174,8 +174,9 @@ class AgendaStore:
         players: list[Player] | None = None,
         secret: bool = False,
         with_windows: bool = False,
-    ) -> tuple:
-        """A new agenda's row, every value checked (a sentence for the first that is wrong)."""
+    ) -> Agenda:
+        """A new agenda, every value checked (a sentence for the first that is wrong); not yet
+        stored, so its id is 0 (insert stores it)."""
         name = clean(name or "")
         outcomes = [clean(o) for o in outcomes]
         if not name:
@@ -208,57 +209,58 @@ class AgendaStore:
         speaker = speaker or None
         if speaker and players and not any(p.matches(speaker.id, speaker.name) for p in players):
             raise UserError(t("agenda.speaker_not_player", speaker=speaker.name, players=", ".join(p.name for p in players)))
-        order = voting_order(players, speaker)
-        return (
+        return Agenda(
+            0,
             str(guild_id),
             str(channel_id),
             name,
             outcome_type,
             card_kind,
             outcomes,
-            json.dumps(speaker.__dict__, ensure_ascii=False) if speaker else None,
-            speaker.id if speaker else None,
-            json.dumps([p.__dict__ for p in order], ensure_ascii=False),
+            speaker,
+            voting_order(players, speaker),
             starter,
-            current(),  # the agenda's message stays in the language of who started it
-            int(bool(secret)),
-            int(bool(with_windows)),
+            "open",
+            locale=current(),  # the agenda's message stays in the language of who started it
+            secret=bool(secret),
+            windows=bool(with_windows),
         )
 
-    def insert(self, c, new: tuple, phase_id: int | None = None) -> int:
+    def insert(self, c, new: Agenda, phase_id: int | None = None) -> int:
         """Open a checked agenda within the caller's transaction, which holds its channel's lock:
         one open agenda per channel, so that every ballot knows where it goes."""
-        (
-            guild_id,
-            channel_id,
-            name,
-            outcome_type,
-            card_kind,
-            outcomes,
-            speaker,
-            speaker_id,
-            order,
-            starter,
-            locale,
-            secret,
-            windows,
-        ) = new
         open_here = c.execute(
             "select id, name from agendas where guild_id = ? and channel_id = ? and status = 'open' order by id limit 1",
-            (guild_id, channel_id),
+            (new.guild_id, new.channel_id),
         ).fetchone()
         if open_here:
             raise UserError(t("agenda.already_open", id=open_here[0], name=open_here[1]))
+        speaker = new.speaker
         agenda_id = c.execute(
             "insert into agendas (guild_id, channel_id, name, outcome_type, card_kind, outcomes, speaker, speaker_id, "
             "players, starter_id, starter_name, locale, secret, windows, phase_id) "
             "values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning id",
-            (guild_id, channel_id, name, outcome_type, card_kind, json.dumps(outcomes, ensure_ascii=False), speaker, speaker_id)
-            + (order, starter.id, starter.name, locale, secret, windows, phase_id),
+            (
+                new.guild_id,
+                new.channel_id,
+                new.name,
+                new.outcome_type,
+                new.card_kind,
+                json.dumps(new.outcomes, ensure_ascii=False),
+                json.dumps(speaker.__dict__, ensure_ascii=False) if speaker else None,
+                speaker.id if speaker else None,
+                json.dumps([p.__dict__ for p in new.players], ensure_ascii=False),
+                new.starter.id,
+                new.starter.name,
+                new.locale,
+                int(new.secret),
+                int(new.windows),
+                phase_id,
+            ),
         ).fetchone()[0]
-        for position, outcome in enumerate(outcomes):
+        for position, outcome in enumerate(new.outcomes):
             c.execute("insert into agenda_outcomes (agenda_id, position, name) values (?, ?, ?)", (agenda_id, position, outcome))
-        self._log(c, agenda_id, starter, "start", name)
+        self._log(c, agenda_id, new.starter, "start", new.name)
         return agenda_id
 
     def set_message(self, agenda_id: int, message_id: str) -> None:
