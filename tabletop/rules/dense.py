@@ -20,6 +20,7 @@ import logging
 import os
 import sqlite3
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -90,7 +91,7 @@ class Embedder:
         with self._lock:  # the engine keeps per-call buffers: one call at a time
             return np.asarray(model.query(text), dtype=np.float32)
 
-    def within_budget(self, question: str, terms: list[str], compact=None) -> str:
+    def within_budget(self, question: str, terms: list[str], compact: Callable[[str], str] | None = None) -> str:
         """What the model reads of a question: the player's words, then the rules' terms for
         them ('커토 받으면 어디 넣어? (지휘 토큰)'), within the token budget. The terms may take
         up to half of it, in the order the lexicon found them: they are the rules' own words for

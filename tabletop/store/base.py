@@ -100,7 +100,8 @@ class StateStore:
         if self.refusal:
             raise UserError(self.refusal)
         request = _request.get()
-        # several names are always taken in one order, so two writers never wait on each other
+        # several names are always taken in one order: two writers can never each hold a name the
+        # other waits for
         locks = tuple(sorted({lock} if isinstance(lock, str) else set(lock or ())))
         with self._write(locks) as conn:
             if request is not None:
