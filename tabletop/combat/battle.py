@@ -177,20 +177,23 @@ class Fight:
         flagship_bonus = any("other-ships-plus-one" in u.abilities for u in alive) if self.kind == "space" else False
         extra_mech_die = any("mechs-extra-die" in u.abilities for u in self._pool(model.side, name))
         out = []
+        made: dict[tuple, Die] = {}  # alike units roll alike dice: worked out once
         for unit in alive:
             if unit.combat is None:
                 continue
-            mod = base + effects.unit_bonus.get(unit.id, 0)
-            if flagship_bonus and "other-ships-plus-one" not in unit.abilities:
-                mod += 1
+            kind = (unit.id, unit.combat, unit.dice, unit.type, unit.abilities)
+            if kind not in made:
+                mod = base + effects.unit_bonus.get(unit.id, 0)
+                if flagship_bonus and "other-ships-plus-one" not in unit.abilities:
+                    mod += 1
+                triple = 9 if "nine-and-ten-hit-thrice" in unit.abilities else 11
+                made[kind] = Die(needs(unit.combat, mod), triple, reroll)
             count = unit.dice
             if "dice-per-opponent-ship" in unit.abilities:
                 count = sum(1 for u in opponent.alive(opp_state) if u.non_fighter_ship)
             if extra_mech_die and unit.type == "mech":
                 count += 1
-            triple = 9 if "nine-and-ten-hit-thrice" in unit.abilities else 11
-            die = Die(needs(unit.combat, mod), triple, reroll)
-            out += [(unit, unit.combat, die)] * count
+            out += [(unit, unit.combat, made[kind])] * count
         return out
 
     def silenced(self, name: str) -> bool:

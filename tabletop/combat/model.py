@@ -132,8 +132,12 @@ class SideModel:
         if keys is None:  # every suffix's key in one pass from the end
             keys = [()] * (self.N + 1)
             counts: dict[str, int] = defaultdict(int)
+            names: dict[int, str] = {}  # units of a kind share one table of names: looked up once
             for d in range(self.N - 1, -1, -1):
-                counts[self.units[d].name()] += 1
+                table = id(self.units[d].names)
+                if table not in names:
+                    names[table] = self.units[d].name()
+                counts[names[table]] += 1
                 keys[d] = tuple(sorted(counts.items()))
             self.memo["survivors"] = keys
         return keys[state[1]]

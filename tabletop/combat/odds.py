@@ -27,7 +27,6 @@ import numpy as np
 
 from tabletop.combat.battle import ATTACKER, DEFENDER, Fight, assign, signature, takes_all_ships, without_ships
 from tabletop.combat.hits import clip, hit_distribution, side_rows
-from tabletop.combat.levels import solve_levels
 from tabletop.combat.model import SideModel, State, after_doom
 from tabletop.combat.outcome import Odds, units_key
 from tabletop.combat.resolver import can_ever_hit, check_dice, outcome, play_round
@@ -57,6 +56,8 @@ class _Budget:
 def solve(fight: Fight) -> Odds:
     """The exact odds of a fight."""
     check_dice(fight)
+    import tabletop.combat.levels  # noqa: F401, PLC0415 - numba: loaded (or compiled) before the time budget starts
+
     budget = _Budget()
     odds = Odds(control=0.0 if fight.kind == "invade" else None, retreating=fight.retreat[0] if fight.retreat else None)
     odds.notes = list(fight.notes)  # units typed that take no part, effects that never act
@@ -335,6 +336,16 @@ def _fast(fight: Fight, ma: SideModel, md: SideModel, live: dict, odds: Odds, bu
             ha = hit_table(A, D, number)[rows_a]
         return _scatter(A.next[rows_a], hd, A.size), _scatter(D.next[cols_d], ha, D.size)
 
+    def round_hits(rows_a: np.ndarray, cols_d: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The hits each side takes in a round after the first, for the cells (rows_a[n],
+        cols_d[n]): a table of distributions and the row of it for each cell."""
+        if A.by_opponent or D.by_opponent:  # a Winnu flagship's dice depend on the other side
+            on_a = np.stack([D.hits(A, j, i, 2) for i, j in zip(rows_a, cols_d)])
+            on_d = np.stack([A.hits(D, i, j, 2) for i, j in zip(rows_a, cols_d)])
+            cells = np.arange(len(rows_a))
+            return on_a, cells, on_d, cells
+        return hit_table(D, A, 2), cols_d, hit_table(A, D, 2), rows_a
+
     def like_later_rounds() -> bool:
         """Whether round 1 rolls the dice every later round rolls (no first-round effect), so
         the level-by-level solution can start at once."""
@@ -368,15 +379,12 @@ def _fast(fight: Fight, ma: SideModel, md: SideModel, live: dict, odds: Odds, bu
         if repairs and mass[~terminal].sum() < ITERATION_TAIL:
             break
     if not repairs:
-        mass = solve_levels(A, D, mass, terminal, moves, odds, budget)
-    # how a fight ends depends on the units each side lost, not on its damaged units: summed
-    # by losses first, each end is counted once
-    ends: dict[tuple[int, int, bool], float] = defaultdict(float)
+        from tabletop.combat.levels import solve_levels  # noqa: PLC0415 - loaded by solve()
+
+        mass = solve_levels(A, D, mass, terminal, round_hits, odds)
+    # how a fight ends depends on the units each side lost, not on its damaged units
     ii, jj = np.nonzero(mass > 0)
-    for la, ld, p, over in zip(A.lost[ii].tolist(), D.lost[jj].tolist(), mass[ii, jj].tolist(), terminal[ii, jj].tolist()):
-        ends[(la, ld, over)] += p
-    for (la, ld, over), p in ends.items():
-        _finish(fight, odds, ma, md, ((0, la), (0, ld)), p, stalemate=not over)
+    _finish_cells(fight, odds, ma, md, A.lost[ii], D.lost[jj], mass[ii, jj], terminal[ii, jj])
 
 
 def _scatter(targets: np.ndarray, weights: np.ndarray, size: int) -> np.ndarray:
@@ -520,16 +528,56 @@ def _finish(
     undecided: bool = False,
 ) -> None:
     sa, sd, _ = after_doom(ma, md, *state)
-    a_gone, d_gone = ma.gone(sa), md.gone(sd)
     odds.add_survivors(ATTACKER, ma.survivors(sa), p)
     odds.add_survivors(DEFENDER, md.survivors(sd), p)
     if undecided:  # stopped as asked with both sides left: nobody wins, nobody takes the planet
         odds.undecided += p
         return
+    ground_left = fight.kind == "invade" and any(u.ground for u in ma.alive(sa))
+    _tally(fight, odds, ma.gone(sa), md.gone(sd), ground_left, p, combat, retreated, stalemate)
+
+
+def _finish_cells(
+    fight: Fight, odds: Odds, ma: SideModel, md: SideModel, la: np.ndarray, ld: np.ndarray, p: np.ndarray, over: np.ndarray
+) -> None:
+    """The ends of many cells (units lost on each side, chance, whether the combat is over, else
+    nobody can hit any more) as _finish tallies them one by one, summed first by what each
+    part of the tally depends on: survivors by one side's losses, the result by who is gone."""
+    wiped = np.zeros(len(p), dtype=bool)  # a Yin flagship lost: both sides are (after_doom)
+    for model, lost in ((ma, la), (md, ld)):
+        if model.doom is not None:
+            wiped |= lost >= model.end
+    la, ld = np.where(wiped, ma.N, la), np.where(wiped, md.N, ld)
+    for name, model, lost in ((ATTACKER, ma, la), (DEFENDER, md, ld)):
+        for value, q in enumerate(np.bincount(lost, weights=p).tolist()):
+            if q > 0:
+                odds.add_survivors(name, model.survivors((0, value)), q)
+    ground = np.zeros(len(p), dtype=bool)
+    if fight.kind == "invade":
+        for value in set(la.tolist()):
+            ground[la == value] = any(u.ground for u in ma.alive((0, value)))
+    key = 8 * (la >= ma.end) + 4 * (ld >= md.end) + 2 * over + ground
+    for k, q in enumerate(np.bincount(key, weights=p).tolist()):
+        if q > 0:
+            _tally(fight, odds, bool(k & 8), bool(k & 4), bool(k & 1), q, stalemate=not k & 2)
+
+
+def _tally(
+    fight: Fight,
+    odds: Odds,
+    a_gone: bool,
+    d_gone: bool,
+    ground_left: bool,
+    p: float,
+    combat: bool = True,
+    retreated: str | None = None,
+    stalemate: bool = False,
+) -> None:
+    """Who won an end with chance p, and whether the attacker took the planet."""
     if fight.kind == "invade":
         if not combat:
             odds.no_combat += p
-        if any(u.ground for u in ma.alive(sa)):  # Naalu fighters return to space: no control
+        if ground_left:  # Naalu fighters return to space: no control
             odds.control = (odds.control or 0.0) + p
     if retreated:
         odds.retreat += p

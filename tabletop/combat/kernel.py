@@ -1,0 +1,111 @@
+"""The inner loop of the exact odds, compiled: every live cell of a fight passes its mass on to
+the cells a round can lead to, once, in an order where every cell comes after all that lead to it.
+
+The loop does about (cells) x (states one side can go to) x (states the other can go to)
+additions; written with numpy it would be several array calls per level of cells, and calling
+numpy costs more than the arithmetic for fights of a few dozen units, so it is compiled with
+numba instead. This module is imported by the first exact odds of a process, not by every
+process that imports combat (numba adds about 120 MB); the machine code is cached on disk (see
+_cache_directory), so only the first solve after an install compiles it (about a second).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numba
+import numpy as np
+
+from tabletop.core.paths import state_db_path
+
+
+def _cache_directory() -> str | None:
+    """Where numba keeps the machine code: NUMBA_CACHE_DIR if set; else numba's default,
+    __pycache__ beside this file, in a checkout that can be written there; else (an image that
+    is read-only at run time) beside the state database, the one place the bot writes."""
+    here = Path(__file__).parent / "__pycache__"
+    if os.environ.get("NUMBA_CACHE_DIR") or os.access(here if here.exists() else here.parent, os.W_OK):
+        return None
+    return str(state_db_path().parent / "numba")
+
+
+# numba's config module sets its attributes from the environment at import, unseen by mypy
+numba.config.CACHE_DIR = _cache_directory() or numba.config.CACHE_DIR  # type: ignore[attr-defined]
+
+STUCK = 1.0 - 1e-15  # a cell that stays where it is with this chance: nobody can hit any more
+compiled = numba.njit(cache=True, nogil=True)
+# settle's argument types, so that it is compiled (or loaded from the cache) on import
+_ints, _table, _floats = numba.int64[::1], numba.int64[:, ::1], numba.float64[:, ::1]
+SIGNATURE = numba.float64(_floats, _ints, _ints, _table, _table, _floats, _ints, _floats, _ints)
+
+
+@compiled
+def _buffers(states):
+    return np.empty(states, np.int64), np.empty(states, np.float64), np.full(states, -1, np.int64)
+
+
+@compiled
+def _gather(targets, chances, to, chance, slot):
+    """The distinct states `targets` leads to with a chance above zero, into to[:count] and
+    chance[:count]; returns count (slot is left all -1 again)."""
+    count = 0
+    for h in range(targets.shape[0]):
+        p = chances[h]
+        if p == 0.0:
+            continue
+        state = targets[h]
+        if slot[state] < 0:
+            slot[state] = count
+            to[count] = state
+            chance[count] = 0.0
+            count += 1
+        chance[slot[state]] += p
+    for x in range(count):
+        slot[to[x]] = -1
+    return count
+
+
+@compiled
+def _chance_of(state, to, chance, count):
+    for x in range(count):
+        if to[x] == state:
+            return chance[x]
+    return 0.0
+
+
+@numba.njit(SIGNATURE, cache=True, nogil=True)
+def settle(grid, rows_a, cols_d, next_a, next_d, on_a, key_a, on_d, key_d):
+    """For each cell n = (rows_a[n], cols_d[n]) in turn: the attacker takes hits h with chance
+        on_a[key_a[n], h] and goes to next_a[i, h]; the defender likewise with on_d, key_d, next_d.
+        The rounds where neither moves are summed as a geometric series: a cell with mass m is
+        visited m / (1 - stay) times, passes that much on and is left empty (a stuck cell keeps
+        its mass). Returns the expected number of rounds played from these cells. The arrays must be
+    C-ordered, of int64 and float64 (SIGNATURE); grid is changed in place."""
+    rounds = 0.0
+    # each side's moves from the cell, gathered by the state they lead to (hits past the last
+    # unit all lead to the same state): targets, chances, and where a state is in that list
+    to_a, chance_a, slot_a = _buffers(next_a.shape[0])
+    to_d, chance_d, slot_d = _buffers(next_d.shape[0])
+    for n in range(rows_a.shape[0]):
+        i = rows_a[n]
+        j = cols_d[n]
+        mass = grid[i, j]
+        if mass == 0.0:
+            continue
+        count_a = _gather(next_a[i], on_a[key_a[n]], to_a, chance_a, slot_a)
+        count_d = _gather(next_d[j], on_d[key_d[n]], to_d, chance_d, slot_d)
+        stay = _chance_of(i, to_a, chance_a, count_a) * _chance_of(j, to_d, chance_d, count_d)
+        if stay >= STUCK:
+            continue
+        visits = mass / (1.0 - stay)
+        rounds += visits
+        grid[i, j] = 0.0
+        for x in range(count_a):
+            p = chance_a[x] * visits
+            i2 = to_a[x]
+            for y in range(count_d):
+                j2 = to_d[y]
+                if i2 != i or j2 != j:
+                    grid[i2, j2] += p * chance_d[y]
+    return rounds
