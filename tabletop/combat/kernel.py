@@ -40,6 +40,30 @@ _ints, _table, _floats = numba.int64[::1], numba.int64[:, ::1], numba.float64[:,
 SIGNATURE = numba.float64(_floats, _ints, _ints, _table, _table, _floats, _ints, _floats, _ints)
 
 
+@numba.njit(numba.boolean[::1](_table, _ints), cache=True, nogil=True)
+def reachable(next_state, starts):
+    """Which states a side can reach from these, where next_state[s, h] is where hits h take
+    state s (a search from the starts, each state taken up once)."""
+    seen = np.zeros(next_state.shape[0], np.bool_)
+    todo = np.empty(next_state.shape[0], np.int64)
+    count = 0
+    for s in starts:
+        if not seen[s]:
+            seen[s] = True
+            todo[count] = s
+            count += 1
+    while count:
+        count -= 1
+        s = todo[count]
+        for h in range(next_state.shape[1]):
+            t = next_state[s, h]
+            if not seen[t]:
+                seen[t] = True
+                todo[count] = t
+                count += 1
+    return seen
+
+
 @compiled
 def _buffers(states):
     return np.empty(states, np.int64), np.empty(states, np.float64), np.full(states, -1, np.int64)

@@ -71,6 +71,9 @@ def solve(fight: Fight) -> Odds:
     base_a, base_d = fight.models(fight.attacker, fight.defender)
     starts: dict[tuple[State, State], float] = defaultdict(float)
     for p, a, d in scenarios:
+        if a is fight.attacker and d is fight.defender:  # nothing rolled before the rounds
+            starts[(base_a.start, base_d.start)] += p
+            continue
         sa, sd = _state_of(base_a, fight.participants(a, ATTACKER)), _state_of(base_d, fight.participants(d, DEFENDER))
         base_a_same = _same_models(fight, a, d)
         if sa is not None and sd is not None and base_a_same:
@@ -112,36 +115,40 @@ def _state_of(model: SideModel, participants) -> State | None:
 
 
 def _pre_combat(fight: Fight, budget: _Budget) -> list[tuple[float, Side, Side]]:
-    scenarios: dict[tuple, tuple[float, Side, Side]] = {
-        (signature(fight.attacker), signature(fight.defender)): (1.0, fight.attacker, fight.defender)
-    }
+    """(chance, attacker, defender) for every way the rolls before the rounds can end; the
+    fight's own sides, untouched, when nothing rolls."""
+    scenarios = [(1.0, fight.attacker, fight.defender)]
     for build in fight.stages():
-        merged: dict[tuple, tuple[float, Side, Side]] = {}
-        for p, a, d in scenarios.values():
+        branches: list[tuple[float, Side, Side]] = []
+        rolled = False
+        for p, a, d in scenarios:
             attack = build(a, d)
             if attack is None or attack.blocked:
-                branches = [(p, a, d)]
-            else:
-                dist = hit_distribution([die for _, _, die in attack.dice])
-                branches = []
-                for hits, q in enumerate(dist):
-                    if q <= 0:
-                        continue
-                    target = d if attack.shooter == ATTACKER else a
-                    after, _, _ = assign(target, hits + attack.fixed, attack)
-                    na, nd = (a, after) if attack.shooter == ATTACKER else (after, d)
-                    if takes_all_ships(target, after):  # a Yin flagship lost before the rounds
-                        na, nd = without_ships(na), without_ships(nd)
-                    branches.append((p * q, na, nd))
-            for q, na, nd in branches:
-                key = (signature(na), signature(nd))
-                if key in merged:
-                    merged[key] = (merged[key][0] + q, merged[key][1], merged[key][2])
-                else:
-                    merged[key] = (q, na, nd)
-        scenarios = merged
-        budget.check(len(scenarios))
-    return list(scenarios.values())
+                branches.append((p, a, d))
+                continue
+            rolled = True
+            for hits, q in enumerate(hit_distribution([die for _, _, die in attack.dice])):
+                if q <= 0:
+                    continue
+                target = d if attack.shooter == ATTACKER else a
+                after, _, _ = assign(target, hits + attack.fixed, attack)
+                na, nd = (a, after) if attack.shooter == ATTACKER else (after, d)
+                if takes_all_ships(target, after):  # a Yin flagship lost before the rounds
+                    na, nd = without_ships(na), without_ships(nd)
+                branches.append((p * q, na, nd))
+        if rolled:
+            scenarios = _merged(branches)
+            budget.check(len(scenarios))
+    return scenarios
+
+
+def _merged(branches: list[tuple[float, Side, Side]]) -> list[tuple[float, Side, Side]]:
+    """Branches that leave the same units in the same damage, as one."""
+    merged: dict[tuple, tuple[float, Side, Side]] = {}
+    for q, a, d in branches:
+        key = (signature(a), signature(d))
+        merged[key] = (merged[key][0] + q, a, d) if key in merged else (q, a, d)
+    return list(merged.values())
 
 
 # --- the rounds ---------------------------------------------------------------------------------
@@ -224,14 +231,11 @@ class _Space:
         """Keep only the states the rounds can reach from where they start. With the usual loss
         order a side's state is just how many hits it has taken, far fewer than every pair of
         (sustains used, units lost): this is what makes big fleets cheap."""
-        seen = np.zeros(self.size, dtype=bool)
-        frontier = np.array(sorted(starts), dtype=np.int64)
-        seen[frontier] = True
-        while frontier.size:
-            reached = np.unique(self.next[frontier].ravel())
-            frontier = reached[~seen[reached]]
-            seen[frontier] = True
-        keep = np.flatnonzero(seen)
+        from tabletop.combat.kernel import reachable  # noqa: PLC0415 - loaded by solve()
+
+        keep = np.flatnonzero(
+            reachable(np.ascontiguousarray(self.next, dtype=np.int64), np.array(sorted(starts), dtype=np.int64))
+        )
         renumber = np.full(self.size, -1, dtype=np.int64)
         renumber[keep] = np.arange(len(keep))
         self.lost, self.used = self.lost[keep], self.used[keep]
