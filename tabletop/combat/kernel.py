@@ -35,7 +35,8 @@ numba.config.CACHE_DIR = _cache_directory() or numba.config.CACHE_DIR  # type: i
 
 STUCK = 1.0 - 1e-15  # a cell that stays where it is with this chance: nobody can hit any more
 compiled = numba.njit(cache=True, nogil=True)
-# settle's argument types, so that it is compiled (or loaded from the cache) on import
+# the argument types of the functions odds calls, so that they are compiled (or loaded from the
+# cache) on import, before a solve's time budget starts
 _ints, _table, _floats = numba.int64[::1], numba.int64[:, ::1], numba.float64[:, ::1]
 SIGNATURE = numba.float64(_floats, _ints, _ints, _table, _table, _floats, _ints, _floats, _ints)
 
@@ -62,6 +63,27 @@ def reachable(next_state, starts):
                 todo[count] = t
                 count += 1
     return seen
+
+
+@numba.njit(_table(_ints, _ints, numba.int64, numba.int64, _ints, _ints, _ints, numba.int64), cache=True, nogil=True)
+def loss_table(used, lost, width, cancels, able_after, sustainers_before, offset, doom):
+    """next[s, h]: the state (numbered offset[lost] + damaged) after state s = (used[s] sustains
+    in use, lost[s] units lost) takes h hits, as SideModel.consume takes them: each undamaged
+    sustainer cancels up to `cancels` hits, then units are lost in order (a damaged one takes
+    its damage with it); past unit number doom (the Yin flagship, -1: none) all are lost."""
+    total = able_after.shape[0] - 1  # units
+    out = np.empty((used.shape[0], width), np.int64)
+    for s in range(used.shape[0]):
+        u, d = used[s], lost[s]
+        for taken in range(width):
+            sustains = min(able_after[d] - u, (taken + cancels - 1) // cancels)
+            rest = taken - min(taken, sustains * cancels)
+            d2 = min(total, d + rest)
+            u2 = u + sustains - (sustainers_before[d2] - sustainers_before[d])
+            if 0 <= doom < d2:
+                d2, u2 = total, 0
+            out[s, taken] = offset[d2] + u2
+    return out
 
 
 @compiled

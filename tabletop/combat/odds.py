@@ -7,14 +7,15 @@ sides' own loss order is just a starting state of the rounds; others start round
 
 In the rounds each side is a state (damaged, lost) and a round moves the pair of states by both
 sides' hits. When each side's new state depends only on its own state and the hits it took,
-the move is the product of two per-side distributions, and the states are solved level by
-level: every round that changes something loses a unit or uses a sustain, so states with the
-same losses and sustains never lead to one another, only to themselves (a round where nothing
-happens, summed exactly as a geometric series) and to later levels. A level is one matrix
-product. The rounds that differ from the rest (the first, a retreat) are played one by one
-first; Duranium Armor can undo a sustain, so with it all rounds are played one by one until
-less than 1e-12 is still fighting. Effects that tie one side's losses to the other's hits in
-the same round (Valkyrie, Particle Weave, Harrow) go through the general path, pair by pair.
+the move is the product of two per-side distributions, and the cells (pairs of states) are
+solved in one pass (tabletop.combat.levels, compiled in tabletop.combat.kernel): every round
+that changes something loses a unit or uses a sustain, which only moves a side to a later state,
+so a cell leads only to itself (a round where nothing happens, summed exactly as a geometric
+series) and to later cells. The rounds that differ from the rest (the first, a retreat) are
+played one by one first; Duranium Armor can undo a sustain, so with it all rounds are played one
+by one until less than 1e-12 is still fighting. Effects that tie one side's losses to the
+other's hits in the same round (Valkyrie, Particle Weave, Harrow) go through the general path,
+pair by pair.
 """
 
 from __future__ import annotations
@@ -181,19 +182,12 @@ class _Space:
         model = self.model
         if model.repairs or model.split:  # one by one, the states reached only
             return self._table_one_by_one(first, budget)
-        u, d = self.used[:, None], self.lost[:, None]
-        taken = np.arange(self.H + 1)[None, :]
-        c = model.cancels
-        available = np.array(model.able_after)[d] - u
-        used = np.minimum(available, -(-taken // c))  # sustains used (each cancels up to c hits)
-        rest = taken - np.minimum(taken, used * c)
-        d2 = np.minimum(model.N, d + rest)
-        sustainers_before = np.concatenate([[0], np.cumsum(model.sustainer)])
-        u2 = u + used - (sustainers_before[d2] - sustainers_before[d])
-        if model.doom is not None:  # the Yin flagship lost: the whole side is
-            doomed = d2 > model.doom
-            d2, u2 = np.where(doomed, model.N, d2), np.where(doomed, 0, u2)
-        return self.offset[d2] + u2
+        from tabletop.combat.kernel import loss_table  # noqa: PLC0415 - loaded by solve()
+
+        sustainers_before = np.concatenate([[0], np.cumsum(model.sustainer)]).astype(np.int64)
+        able_after = np.array(model.able_after, dtype=np.int64)
+        doom = -1 if model.doom is None else model.doom
+        return loss_table(self.used, self.lost, self.H + 1, model.cancels, able_after, sustainers_before, self.offset, doom)
 
     def _table_one_by_one(self, first: set[int], budget: _Budget) -> np.ndarray:
         """Repairs look at the round's events, and directed hits split a side's losses into two
@@ -316,8 +310,7 @@ def _fast(fight: Fight, ma: SideModel, md: SideModel, live: dict, odds: Odds, bu
         split = model.split or opp.model.split
         by_state = split or any("other-ships-plus-one" in u.abilities for u in model.units)
         dice = [] if by_state else dice_of(space, number)
-        # rounds that roll the same dice share a table (round 1 differs only with some effects)
-        key = (space.name, 1 if number == 1 else 2) if by_state else (space.name, tuple((id(u), die) for u, _, die in dice))
+        key = (space.name, 1 if number == 1 else 2)  # round 1, and every round after it
         if key not in tables:
             if by_state:
                 rows = {}

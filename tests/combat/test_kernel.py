@@ -1,0 +1,78 @@
+"""The compiled loop of the exact odds (tabletop.combat.kernel), on fights small enough to solve
+by hand."""
+
+import numpy as np
+import pytest
+
+from tabletop.combat import kernel
+from tabletop.combat.commands import build_fight, unit_book
+from tabletop.combat.odds import _Budget, _max_hits, _Space
+
+
+@pytest.fixture(scope="module")
+def book():
+    return unit_book()
+
+
+def one_unit_each(a: float, d: float):
+    """Each side has one unit that hits with chance a (the attacker) or d: state 0 alive, 1 lost.
+    next[s, h]: h hits on state s; on_x[row]: the hits a side takes while the other is in row."""
+    nxt = np.array([[0, 1], [1, 1]], dtype=np.int64)
+    on_a = np.array([[1 - d, d], [1.0, 0.0]])  # the attacker is hit by the defender
+    on_d = np.array([[1 - a, a], [1.0, 0.0]])
+    grid = np.zeros((2, 2))
+    grid[0, 0] = 1.0
+    cells = np.array([0], dtype=np.int64)  # the one live cell: both alive
+    return grid, (cells, cells, nxt, nxt, on_a, cells, on_d, cells)
+
+
+def test_a_duel_ends_as_the_geometric_series_says():
+    a, d = 0.6, 0.3
+    grid, arrays = one_unit_each(a, d)
+    rounds = kernel.settle(grid, *arrays)
+    go_on = (1 - a) * (1 - d)  # a round where both miss
+    assert rounds == pytest.approx(1 / (1 - go_on), abs=1e-12)
+    assert grid[0, 1] == pytest.approx(a * (1 - d) / (1 - go_on), abs=1e-12)  # the attacker wins
+    assert grid[1, 0] == pytest.approx(d * (1 - a) / (1 - go_on), abs=1e-12)
+    assert grid[1, 1] == pytest.approx(a * d / (1 - go_on), abs=1e-12)  # both lost
+    assert grid[0, 0] == 0.0 and grid.sum() == pytest.approx(1.0, abs=1e-12)
+
+
+def test_a_cell_where_nobody_can_hit_keeps_its_mass_and_plays_no_rounds():
+    grid, arrays = one_unit_each(0.0, 0.0)
+    assert kernel.settle(grid, *arrays) == 0.0
+    assert grid[0, 0] == 1.0
+
+
+def test_reachable_states_include_those_after_a_move_back():
+    # a repair moves state 2 back to state 1, from where a hit leads to 3: a single pass in
+    # order would have passed state 1 before it was reached
+    nxt = np.array([[0, 0], [1, 3], [2, 1], [3, 3]], dtype=np.int64)
+    seen = kernel.reachable(nxt, np.array([2], dtype=np.int64))
+    assert seen.tolist() == [False, True, True, True]
+
+
+def test_the_cache_goes_beside_the_state_database_when_the_code_cannot_be_written(monkeypatch, tmp_path):
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    monkeypatch.setenv("STATE_DB", str(tmp_path / "state.db"))
+    monkeypatch.setattr(kernel.os, "access", lambda path, mode: False)
+    assert kernel._cache_directory() == str(tmp_path / "numba")
+    monkeypatch.setattr(kernel.os, "access", lambda path, mode: True)
+    assert kernel._cache_directory() is None  # numba's own place, beside the code
+
+
+@pytest.mark.parametrize(
+    "units",
+    ["3 infantry, 2 mech", "2 dreadnought, 3 fighter, 1 war sun", "yin flagship, 2 cruiser, 3 fighter"],
+)
+def test_the_loss_table_takes_hits_as_the_side_model_does(book, units):
+    """Every state a side can reach, and every number of hits: the compiled table and consume()
+    agree (Sustain Damage first, losses in order, the Yin flagship taking the rest with it)."""
+    kind, opponent = ("ground", "1 infantry") if "infantry" in units else ("space", "1 destroyer")
+    fight = build_fight(kind, {"attacker": units, "defender": opponent}, book)
+    model, opponent = fight.models(fight.attacker, fight.defender)
+    space = _Space(fight, "attacker", model, opponent, _max_hits(model), {model.start}, _Budget())
+    for i, state in enumerate(space.states):
+        for hits in range(space.H + 1):
+            after, _, _ = model.consume(state, hits)
+            assert space.states[space.next[i, hits]] == after, (state, hits)
