@@ -6,7 +6,7 @@ additions; written with numpy it would be several array calls per level of cells
 numpy costs more than the arithmetic for fights of a few dozen units, so it is compiled with
 numba instead. This module is imported by the first exact odds of a process, not by every
 process that imports combat (numba adds about 120 MB); the machine code is cached on disk (see
-_cache_directory), so only the first solve after an install compiles it (about a second).
+_cache_directory), so only the first solve after an install compiles it (about 3 s).
 """
 
 from __future__ import annotations
