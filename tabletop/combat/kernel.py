@@ -5,7 +5,7 @@ The loop does about (cells) x (states one side can go to) x (states the other ca
 additions; written with numpy it would be several array calls per level of cells, and calling
 numpy costs more than the arithmetic for fights of a few dozen units, so it is compiled with
 numba instead. This module is imported by the first exact odds of a process, not by every
-process that imports combat (numba adds about 120 MB); the machine code is cached on disk (see
+process that imports combat (numba adds about 105 MB); the machine code is cached on disk (see
 _cache_directory), so only the first solve after an install compiles it (about 3 s).
 """
 
@@ -38,7 +38,6 @@ compiled = numba.njit(cache=True, nogil=True)
 # the argument types of the functions odds calls, so that they are compiled (or loaded from the
 # cache) on import, before a solve's time budget starts
 _ints, _table, _floats = numba.int64[::1], numba.int64[:, ::1], numba.float64[:, ::1]
-SIGNATURE = numba.float64(_floats, _ints, _ints, _table, _table, _floats, _ints, _floats, _ints)
 
 
 @numba.njit(numba.boolean[::1](_table, _ints), cache=True, nogil=True)
@@ -120,14 +119,14 @@ def _chance_of(state, to, chance, count):
     return 0.0
 
 
-@numba.njit(SIGNATURE, cache=True, nogil=True)
+@numba.njit(numba.float64(_floats, _ints, _ints, _table, _table, _floats, _ints, _floats, _ints), cache=True, nogil=True)
 def settle(grid, rows_a, cols_d, next_a, next_d, on_a, key_a, on_d, key_d):
     """For each cell n = (rows_a[n], cols_d[n]) in turn: the attacker takes hits h with chance
-        on_a[key_a[n], h] and goes to next_a[i, h]; the defender likewise with on_d, key_d, next_d.
-        The rounds where neither moves are summed as a geometric series: a cell with mass m is
-        visited m / (1 - stay) times, passes that much on and is left empty (a stuck cell keeps
-        its mass). Returns the expected number of rounds played from these cells. The arrays must be
-    C-ordered, of int64 and float64 (SIGNATURE); grid is changed in place."""
+    on_a[key_a[n], h] and goes to next_a[i, h]; the defender likewise with on_d, key_d, next_d.
+    The rounds where neither moves are summed as a geometric series: a cell with mass m is
+    visited m / (1 - stay) times, passes that much on and is left empty (a stuck cell keeps its
+    mass). Returns the expected number of rounds played from these cells. The arrays must be
+    C-ordered, of int64 and float64 (the signature); grid is changed in place."""
     rounds = 0.0
     # each side's moves from the cell, gathered by the state they lead to (hits past the last
     # unit all lead to the same state): targets, chances, and where a state is in that list
