@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from tabletop.combat.directed import SplitSideModel
-from tabletop.combat.model import Die, SideModel, State, needs
+from tabletop.combat.model import Die, SideModel, State, die, needs
 from tabletop.combat.units import Roll, Side, Unit
 from tabletop.core.errors import UserError
 from tabletop.core.i18n import t
@@ -47,53 +47,75 @@ class Attack:
     blocked: str = ""  # why it does not happen (a planetary shield, 86)
 
 
-def assign(side: Side, hits: int, attack: Attack) -> tuple[Side, list[tuple[str, str]], int]:
-    """Hits of an attack on a copy of the side: (the side after, [(unit label, result)], excess)."""
-    side = side.copy()
-    events: list[tuple[str, str]] = []
-    lost_infantry = False
-    groups = [u for u in side.units if attack.targets(u)]
-    if attack.first:  # Graviton Laser System: non-fighter ships if able
-        groups_order = [[u for u in groups if attack.first(u)], [u for u in groups if not attack.first(u)]]
-    else:
-        groups_order = [groups]
-    for group in groups_order:
-        if hits <= 0 or not group:
-            continue
-        model = SideModel(side, group, sustain_allowed=attack.sustain)
-        state, taken, hits = model.consume(model.start, hits)
-        for index, result in taken:
-            events.append((model.units[index].label(), result))
-            lost_infantry = lost_infantry or (result == "destroyed" and model.units[index].type == "infantry")
-        damaged = set(model.damaged(state))
-        for i, unit in enumerate(model.units):
-            if i < state[1]:
-                side.units.remove(unit)
-            else:
-                unit.damaged = i in damaged or (unit.damaged and not model.sustainer[i])
-    if attack.x89 and lost_infantry:
-        for unit in [u for u in side.units if u.type == "infantry" and attack.targets(u)]:
-            side.units.remove(unit)
-            events.append((unit.label(), "destroyed"))
-    return side, events, max(hits, 0)
+class HitPlan:
+    """How an attack's hits fall on one side: the groups its targets form (Graviton Laser
+    System: non-fighter ships if able) and the loss order of each, worked out once for every
+    number of hits the attack can make (the odds ask for each)."""
+
+    def __init__(self, side: Side, attack: Attack):
+        self.side, self.attack = side, attack
+        targets = [u for u in side.units if attack.targets(u)]
+        if attack.first:
+            groups = [[u for u in targets if attack.first(u)], [u for u in targets if not attack.first(u)]]
+        else:
+            groups = [targets]
+        self.models = [SideModel(side, group, sustain_allowed=attack.sustain) for group in groups if group]
+
+    def apply(self, hits: int) -> tuple[Side, list[tuple[Unit, str]], int]:
+        """(the side after these hits, [(unit, "sustained" | "destroyed")], excess hits). The
+        side is new and only the units whose damage changed are copied; with no hit it is the
+        side itself, which the odds know as untouched."""
+        if hits <= 0:
+            return self.side, [], 0
+        lost: set[int] = set()
+        damage: dict[int, bool] = {}  # units whose damage changes
+        events: list[tuple[Unit, str]] = []
+        for model in self.models:
+            if hits <= 0:
+                break
+            state, taken, hits = model.consume(model.start, hits)
+            events += [(model.units[index], result) for index, result in taken]
+            lost.update(id(unit) for unit in model.units[: state[1]])
+            marked = set(model.damaged(state))
+            for i in range(state[1], model.N):
+                unit = model.units[i]
+                now = i in marked or (unit.damaged and not model.sustainer[i])
+                if now != unit.damaged:
+                    damage[id(unit)] = now
+        if self.attack.x89 and any(result == "destroyed" and unit.type == "infantry" for unit, result in events):
+            for unit in self.side.units:  # X-89: the rest of the opponent's infantry is destroyed
+                if unit.type == "infantry" and self.attack.targets(unit) and id(unit) not in lost:
+                    lost.add(id(unit))
+                    events.append((unit, "destroyed"))
+        units = []
+        for unit in self.side.units:
+            if id(unit) in damage:
+                changed = unit.copy()
+                changed.damaged = damage[id(unit)]
+                units.append(changed)
+            elif id(unit) not in lost:
+                units.append(unit)
+        return self.side.with_units(units), events, max(hits, 0)
 
 
 AMBUSH_SHIPS = ("cruiser", "destroyer")  # the ships Mentak's Ambush rolls for
 
 
-def takes_all_ships(before: Side, after: Side) -> bool:
-    """Whether hits destroyed a Yin flagship, which destroys every ship in the system."""
-    count = lambda side: sum("destroys-all-ships" in u.abilities for u in side.units)  # noqa: E731
-    return count(after) < count(before)
+def takes_all_ships(events: list[tuple[Unit, str]]) -> bool:
+    """Whether hits (HitPlan.apply's events) destroyed a Yin flagship, which destroys every
+    ship in the system."""
+    return any(result == "destroyed" and "destroys-all-ships" in unit.abilities for unit, result in events)
 
 
 def without_ships(side: Side) -> Side:
-    return replace(side, units=[u for u in side.units if not u.ship])
+    return side.with_units([u for u in side.units if not u.ship])
 
 
 def signature(side: Side) -> tuple:
-    """Two sides with the same units in the same damage are the same for what follows."""
-    return tuple(sorted((u.id, u.number, u.damaged) for u in side.units))
+    """Two sides with the same units in the same damage are the same for what follows. Sides
+    made from one side by losses (HitPlan, without_ships) keep its order, so for them the
+    units need no sorting."""
+    return tuple([(u.id, u.number, u.damaged) for u in side.units])
 
 
 # --- the fights ------------------------------------------------------------------------------------
@@ -187,7 +209,7 @@ class Fight:
                 if flagship_bonus and "other-ships-plus-one" not in unit.abilities:
                     mod += 1
                 triple = 9 if "nine-and-ten-hit-thrice" in unit.abilities else 11
-                made[kind] = Die(needs(unit.combat, mod), triple, reroll)
+                made[kind] = die(needs(unit.combat, mod), triple, reroll)
             count = unit.dice
             if "dice-per-opponent-ship" in unit.abilities:
                 count = sum(1 for u in opponent.alive(opp_state) if u.non_fighter_ship)
@@ -195,6 +217,24 @@ class Fight:
                 count += 1
             out += [(unit, unit.combat, made[kind])] * count
         return out
+
+    def opening_dice(self, ma: SideModel, md: SideModel) -> dict[tuple[str, int], list[tuple[Unit, int, Die]]]:
+        """{(side, 1 or 2): dice}: what each side rolls with every unit alive in the first round
+        and in every round after it (one list when the first round is like the others)."""
+        out = {}
+        for name, model, opponent in ((ATTACKER, ma, md), (DEFENDER, md, ma)):
+            out[(name, 2)] = later = self.round_dice(name, model, model.start, opponent, opponent.start, 2)
+            if self.early_rounds_differ(name, model):
+                out[(name, 1)] = self.round_dice(name, model, model.start, opponent, opponent.start, 1)
+            else:
+                out[(name, 1)] = later
+        return out
+
+    def early_rounds_differ(self, name: str, model: SideModel) -> bool:
+        """Whether round_dice gives this side other dice in round 1 or 2 than in later rounds:
+        every way it depends on the round's number (Magen, Morale Boost, Fire Team)."""
+        effects = model.side.effects
+        return self.silenced(name) or bool(effects.round_modifier) or effects.reroll_misses_round in (1, 2)
 
     def silenced(self, name: str) -> bool:
         """Magen Defense Grid (PoK): in ground combat on a planet holding a unit of the opponent's

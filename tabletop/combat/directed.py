@@ -60,6 +60,9 @@ class SplitSideModel(SideModel):
             counts[unit.name()] += 1
         return tuple(sorted(counts.items()))
 
+    def ground_forces_left(self) -> list[bool]:
+        return [any(u.ground for u in self.alive((0, code))) for code in range(self.end + 1)]
+
     def damaged(self, state: State) -> list[int]:
         u, code = state
         lost = self.lost_sets[code]

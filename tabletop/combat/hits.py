@@ -38,48 +38,38 @@ def hit_distribution(dice: list[Die]) -> np.ndarray:
     return dist
 
 
-@lru_cache(maxsize=1024)
-def _run_powers(dice: tuple[Die, ...], count: int) -> np.ndarray:
-    """Row j - 1: the hit distribution of j units that each roll these dice, for j = 1..count
-    (one unit's distribution convolved j times; padded with zeros to the widest). Read-only:
-    it is shared by every solve that asks for it."""
-    one = hit_distribution(list(dice))
-    out = np.zeros((count, count * (len(one) - 1) + 1))
-    dist = np.array([1.0])
-    for j in range(count):
-        dist = np.convolve(dist, one)
-        out[j, : len(dist)] = dist
-    out.setflags(write=False)
-    return out
-
-
 def side_rows(model: SideModel, dice: list, most: int) -> np.ndarray:
     """rows[d]: the hit distribution, over 0..most, of a side that has lost its first d units in
-    the loss order. Units next to each other that roll the same dice (the twenty infantry of a
-    ground force) are one run: all of its rows come from the run's powers in one product."""
-    by_unit: dict[int, list[Die]] = defaultdict(list)
+    the loss order (compiled: tabletop.combat.kernel.loss_rows). Alike units roll the same Die
+    objects (Fight.round_dice makes each kind once), so they share one distribution."""
+    from tabletop.combat.kernel import loss_rows  # noqa: PLC0415 - numba, loaded by the odds
+
+    by_unit: dict[int, list[Die]] = {}
     for unit, _, die in dice:
-        by_unit[id(unit)].append(die)
-    keys = [tuple(by_unit.get(id(unit), ())) for unit in model.units]
-    rows = np.zeros((model.N + 1, most + 1))
-    rows[model.N, 0] = 1.0
-    end = model.N
-    while end > 0:
-        start = end - 1
-        while start > 0 and keys[start - 1] == keys[end - 1]:
-            start -= 1
-        if not keys[end - 1]:  # units that roll nothing
-            rows[start:end] = rows[end]
-        else:
-            powers = _run_powers(keys[end - 1], end - start)
-            width = powers.shape[1]
-            shifted = np.zeros((width, width + most))  # row t: the rest's hits, t more
-            shifted[np.arange(width)[:, None], np.arange(width)[:, None] + np.arange(most + 1)] = rows[end]
-            full = (powers @ shifted)[::-1]  # run units alive: end - start first, one last
-            rows[start:end, :most] = full[:, :most]
-            rows[start:end, most] = full[:, most:].sum(axis=1)
-        end = start
-    return rows
+        by_unit.setdefault(id(unit), []).append(die)
+    kinds: dict[tuple[int, ...], int] = {(): -1}  # a unit that rolls nothing
+    dists: list[np.ndarray] = []
+    numbers = []
+    for unit in model.units:
+        rolls = by_unit.get(id(unit), [])
+        key = tuple(map(id, rolls))
+        if key not in kinds:
+            kinds[key] = len(dists)
+            dists.append(dice_hits(tuple(rolls)))
+        numbers.append(kinds[key])
+    table = np.zeros((max(1, len(dists)), max((len(d) for d in dists), default=1)))
+    for row, dist in zip(table, dists):
+        row[: len(dist)] = dist
+    return loss_rows(np.array(numbers, dtype=np.int64), table, most)
+
+
+@lru_cache(maxsize=1024)
+def dice_hits(dice: tuple[Die, ...]) -> np.ndarray:
+    """The hit distribution of these dice (hit_distribution), kept: a unit's dice, or a
+    bombardment's, are of a few kinds asked for by every fight. Read-only, as it is shared."""
+    dist = hit_distribution(list(dice))
+    dist.setflags(write=False)
+    return dist
 
 
 def clip(dist: np.ndarray, most: int) -> np.ndarray:

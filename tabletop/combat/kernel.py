@@ -85,6 +85,88 @@ def loss_table(used, lost, width, cancels, able_after, sustainers_before, offset
     return out
 
 
+# the states a side can reach from its starts: (used, lost, next, the starts' numbers), renumbered
+_Reached = numba.types.Tuple((_ints, _ints, _table, _ints))
+
+
+@numba.njit(_Reached(_table, _ints, _ints, _ints), cache=True, nogil=True)
+def pruned(next_state, starts, used, lost):
+    """Only the states reachable from the starts, numbered anew in the same order: their
+    (sustains in use, units lost), where hits take each of them, and the starts' new numbers."""
+    seen = reachable(next_state, starts)
+    renumber = np.full(next_state.shape[0], -1, np.int64)
+    count = 0
+    for s in range(next_state.shape[0]):
+        if seen[s]:
+            renumber[s] = count
+            count += 1
+    kept_used, kept_lost = np.empty(count, np.int64), np.empty(count, np.int64)
+    kept_next = np.empty((count, next_state.shape[1]), np.int64)
+    for s in range(next_state.shape[0]):
+        k = renumber[s]
+        if k >= 0:
+            kept_used[k], kept_lost[k] = used[s], lost[s]
+            for h in range(next_state.shape[1]):
+                kept_next[k, h] = renumber[next_state[s, h]]
+    return kept_used, kept_lost, kept_next, renumber[starts]
+
+
+@numba.njit(_Reached(_ints, numba.int64, numba.int64, numba.int64, _ints, _ints), cache=True, nogil=True)
+def side_states(sustainer, width, cancels, doom, start_used, start_lost):
+    """A side whose units are lost in one order (sustainer[i]: unit i of it can sustain), as
+    pruned() gives it: every state (u sustains in use, d units lost) numbered by d, then u,
+    where 0..width-1 hits take each (loss_table), kept if reachable from the starts."""
+    units = sustainer.shape[0]
+    able_after = np.zeros(units + 1, np.int64)  # sustainers alive after the first d are lost
+    for d in range(units - 1, -1, -1):
+        able_after[d] = able_after[d + 1] + sustainer[d]
+    sustainers_before = np.zeros(units + 1, np.int64)
+    offset = np.zeros(units + 2, np.int64)  # the states with d units lost start at offset[d]
+    for d in range(units + 1):
+        if d < units:
+            sustainers_before[d + 1] = sustainers_before[d] + sustainer[d]
+        offset[d + 1] = offset[d] + able_after[d] + 1
+    used, lost = np.empty(offset[units + 1], np.int64), np.empty(offset[units + 1], np.int64)
+    for d in range(units + 1):
+        for u in range(able_after[d] + 1):
+            used[offset[d] + u], lost[offset[d] + u] = u, d
+    table = loss_table(used, lost, width, cancels, able_after, sustainers_before, offset, doom)
+    return pruned(table, offset[start_lost] + start_used, used, lost)
+
+
+@numba.njit(_floats(_ints, _floats, numba.int64), cache=True, nogil=True)
+def loss_rows(kinds, dists, most):
+    """rows[d]: the hit distribution over 0..most (more counted as most) of a side that has
+    lost its first d units in the loss order, where unit i rolls dice whose hits are
+    distributed as dists[kinds[i]] (kinds[i] = -1: it rolls none). From the last unit back,
+    each row is the next one convolved with one unit's dice."""
+    units = kinds.shape[0]
+    rows = np.zeros((units + 1, most + 1))
+    rows[units, 0] = 1.0
+    for d in range(units - 1, -1, -1):
+        kind = kinds[d]
+        if kind < 0:
+            rows[d] = rows[d + 1]
+            continue
+        for h in range(most + 1):
+            p = rows[d + 1, h]
+            if p == 0.0:
+                continue
+            for extra in range(dists.shape[1]):
+                rows[d, min(h + extra, most)] += p * dists[kind, extra]
+    return rows
+
+
+@numba.njit(numba.boolean(_table), cache=True, nogil=True)
+def moves_forward(next_state):
+    """Whether hits only ever take a state to itself or to a state of a higher number."""
+    for s in range(next_state.shape[0]):
+        for h in range(next_state.shape[1]):
+            if next_state[s, h] < s:
+                return False
+    return True
+
+
 @compiled
 def _buffers(states):
     return np.empty(states, np.int64), np.empty(states, np.float64), np.full(states, -1, np.int64)

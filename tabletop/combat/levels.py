@@ -13,26 +13,25 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from tabletop.combat.kernel import settle
+from tabletop.combat.kernel import moves_forward, settle
 
 if TYPE_CHECKING:
-    from tabletop.combat.odds import _Space
     from tabletop.combat.outcome import Odds
+    from tabletop.combat.sidestates import SideStates
 
 # (attacker states, defender states) of live cells -> the hits each takes, per cell:
 # (table of the attacker's, row of it for each cell, table of the defender's, row for each cell)
 Hits = Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]
 
 
-def solve_levels(A: _Space, D: _Space, mass: np.ndarray, terminal: np.ndarray, hits: Hits, odds: Odds) -> np.ndarray:
+def solve_levels(A: SideStates, D: SideStates, mass: np.ndarray, terminal: np.ndarray, hits: Hits, odds: Odds) -> np.ndarray:
     """Solve the rest cell by cell: a round that changes anything takes a unit or a sustain from
     a side, which moves it to a state of a higher number (states are numbered by units lost,
     then by sustains in use), so a cell leads only to itself (nothing happened: a geometric
     series) and to cells later in row-major order. This is forward substitution in a
     triangular system, and a cell's mass is all there when the cells before it have passed
     theirs on."""
-    for space in (A, D):  # what the order rests on
-        assert (space.next >= np.arange(space.size)[:, None]).all(), "a round moved a side back"
+    assert moves_forward(A.next) and moves_forward(D.next), "a round moved a side back"  # what the order rests on
     rows_a, cols_d = np.nonzero(~terminal)  # in row-major order
     grid = np.array(mass, dtype=np.float64, order="C")
     on_a, key_a, on_d, key_d = hits(rows_a, cols_d)

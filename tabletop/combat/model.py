@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
+from functools import cache
 
 from tabletop.combat.unitdata import LOSS_ORDER
 from tabletop.combat.units import Side, Unit
@@ -53,6 +54,13 @@ class Die:
         return 3 if roll >= self.triple_on else 1
 
 
+@cache
+def die(needs: int, triple_on: int = 11, reroll: bool = False) -> Die:
+    """The one Die of these values (a few dozen exist): lists of dice then compare by identity,
+    as the odds compare a side's first-round dice with the later rounds'."""
+    return Die(needs, triple_on, reroll)
+
+
 def convolve(dice: list[Die]) -> list[float]:
     """The distribution of the total hits of several dice, as a list indexed by hits."""
     dist = [1.0]
@@ -73,12 +81,20 @@ def needs(value: int, modifier: int) -> int:
     return max(1, min(11, value - modifier))
 
 
+_TYPE_RANK = {kind: i for i, kind in enumerate(LOSS_ORDER)}
+
+
 def loss_key(order: list[str]):
     """Sort key of the loss order: the player's order, then the default order by type, cheapest
     first; a Valkyrie, which hits back when it sustains, is kept to the last of its kind."""
     rank = {uid: i for i, uid in enumerate(order)}
-    types = {kind: i for i, kind in enumerate(LOSS_ORDER)}
-    return lambda u: (rank.get(u.id, len(rank)), types.get(u.type, len(types)), u.cost, "valkyrie" in u.abilities, u.number)
+    last, types = len(rank), len(_TYPE_RANK)
+    return lambda u: (rank.get(u.id, last), _TYPE_RANK.get(u.type, types), u.cost, "valkyrie" in u.abilities, u.number)
+
+
+def _first_with(units: list[Unit], ability: str) -> int | None:
+    """The index of the first unit with this ability, if any."""
+    return next((i for i, u in enumerate(units) if ability in u.abilities), None)
 
 
 class SideModel:
@@ -93,16 +109,18 @@ class SideModel:
         self.sustainer = [u.sustain and sustain_allowed for u in self.units]
         self.N = len(self.units)
         self.end = self.N  # the `lost` of a state with every unit lost
-        # sustainers alive after losing d units
-        self.able_after = [sum(self.sustainer[d:]) for d in range(self.N + 1)]
+        self.able_after = [0] * (self.N + 1)  # sustainers alive after losing d units
+        for d in range(self.N - 1, -1, -1):
+            self.able_after[d] = self.able_after[d + 1] + self.sustainer[d]
         self.memo: dict = {}  # values derived from this model, for the odds
         self.start: State = (min(sum(1 for u, s in zip(self.units, self.sustainer) if s and u.damaged), self.able_after[0]), 0)
+        special = self.units if any(u.abilities for u in self.units) else []  # most units have none
         # Letnev flagship: repaired at the start of every space combat round (its player sustains
         # with it first, so while it lives and anything is damaged, it is)
-        self.self_repairing = next((i for i, u in enumerate(self.units) if "repaired-each-round" in u.abilities), None)
+        self.self_repairing = _first_with(special, "repaired-each-round")
         self.repairs = side.effects.repair_each_round or self.self_repairing is not None
         # Yin flagship: once it is lost, every ship in the system is destroyed (both sides')
-        self.doom = next((i for i, u in enumerate(self.units) if "destroys-all-ships" in u.abilities), None)
+        self.doom = _first_with(special, "destroys-all-ships")
 
     def doomed(self, state: State) -> bool:
         """Whether this side's loss took every ship in the system with it (the Yin flagship)."""
@@ -141,6 +159,14 @@ class SideModel:
                 keys[d] = tuple(sorted(counts.items()))
             self.memo["survivors"] = keys
         return keys[state[1]]
+
+    def ground_forces_left(self) -> list[bool]:
+        """For each `lost`: whether ground forces are among the units left (an invasion that
+        ends with one takes the planet)."""
+        left = [False] * (self.N + 1)
+        for d in range(self.N - 1, -1, -1):
+            left[d] = left[d + 1] or self.units[d].ground
+        return left
 
     def gone(self, state: State) -> bool:
         return state[1] >= self.end

@@ -23,14 +23,16 @@ from __future__ import annotations
 import heapq
 import time
 from collections import defaultdict
+from functools import cache
 
 import numpy as np
 
-from tabletop.combat.battle import ATTACKER, DEFENDER, Fight, assign, signature, takes_all_ships, without_ships
-from tabletop.combat.hits import clip, hit_distribution, side_rows
+from tabletop.combat.battle import ATTACKER, DEFENDER, Fight, HitPlan, signature, takes_all_ships, without_ships
+from tabletop.combat.hits import clip, dice_hits, hit_distribution, side_rows
 from tabletop.combat.model import SideModel, State, after_doom
 from tabletop.combat.outcome import Odds, units_key
 from tabletop.combat.resolver import can_ever_hit, check_dice, outcome, play_round
+from tabletop.combat.sidestates import SideStates, max_hits, split_hits
 from tabletop.combat.unitdata import ABILITIES, EFFECT_FIELDS
 from tabletop.combat.units import Side
 from tabletop.core.errors import UserError
@@ -71,13 +73,12 @@ def solve(fight: Fight) -> Odds:
     # branches that only lost units in the loss order start the rounds of the untouched sides
     base_a, base_d = fight.models(fight.attacker, fight.defender)
     starts: dict[tuple[State, State], float] = defaultdict(float)
+    # only a unit that forbids Sustain Damage (Mentak) can make a branch's rules differ
+    forbids = any("opponent-no-sustain" in u.abilities for side in (fight.attacker, fight.defender) for u in side.units)
     for p, a, d in scenarios:
-        if a is fight.attacker and d is fight.defender:  # nothing rolled before the rounds
-            starts[(base_a.start, base_d.start)] += p
-            continue
-        sa, sd = _state_of(base_a, fight.participants(a, ATTACKER)), _state_of(base_d, fight.participants(d, DEFENDER))
-        base_a_same = _same_models(fight, a, d)
-        if sa is not None and sd is not None and base_a_same:
+        sa = base_a.start if a is fight.attacker else _state_of(base_a, fight.participants(a, ATTACKER))
+        sd = base_d.start if d is fight.defender else _state_of(base_d, fight.participants(d, DEFENDER))
+        if sa is not None and sd is not None and not (forbids and not _same_models(fight, a, d)):
             starts[(sa, sd)] += p
         else:
             ma, md = fight.models(a, d)
@@ -128,13 +129,14 @@ def _pre_combat(fight: Fight, budget: _Budget) -> list[tuple[float, Side, Side]]
                 branches.append((p, a, d))
                 continue
             rolled = True
-            for hits, q in enumerate(hit_distribution([die for _, _, die in attack.dice])):
+            target = d if attack.shooter == ATTACKER else a
+            plan = HitPlan(target, attack)
+            for hits, q in enumerate(dice_hits(tuple(die for _, _, die in attack.dice)).tolist()):
                 if q <= 0:
                     continue
-                target = d if attack.shooter == ATTACKER else a
-                after, _, _ = assign(target, hits + attack.fixed, attack)
+                after, events, _ = plan.apply(hits + attack.fixed)
                 na, nd = (a, after) if attack.shooter == ATTACKER else (after, d)
-                if takes_all_ships(target, after):  # a Yin flagship lost before the rounds
+                if takes_all_ships(events):  # a Yin flagship lost before the rounds
                     na, nd = without_ships(na), without_ships(nd)
                 branches.append((p * q, na, nd))
         if rolled:
@@ -146,8 +148,9 @@ def _pre_combat(fight: Fight, budget: _Budget) -> list[tuple[float, Side, Side]]
 def _merged(branches: list[tuple[float, Side, Side]]) -> list[tuple[float, Side, Side]]:
     """Branches that leave the same units in the same damage, as one."""
     merged: dict[tuple, tuple[float, Side, Side]] = {}
+    signatures: dict[int, tuple] = {}  # a side left untouched is in many branches
     for q, a, d in branches:
-        key = (signature(a), signature(d))
+        key = tuple(signatures.get(id(side)) or signatures.setdefault(id(side), signature(side)) for side in (a, d))
         merged[key] = (merged[key][0] + q, a, d) if key in merged else (q, a, d)
     return list(merged.values())
 
@@ -155,113 +158,21 @@ def _merged(branches: list[tuple[float, Side, Side]]) -> list[tuple[float, Side,
 # --- the rounds ---------------------------------------------------------------------------------
 
 
-class _Space:
-    """One side's states, and where h hits lead from each state (a table of state indexes)."""
-
-    def __init__(
-        self, fight: Fight, name: str, model: SideModel, opponent: SideModel, max_hits: int, starts: set, budget: _Budget
-    ):
-        self.fight, self.name, self.model, self.opponent = fight, name, model, opponent
-        able = np.array(model.able_after)
-        self.offset = np.concatenate([[0], np.cumsum(able + 1)])  # states with d lost start here
-        self.size: int = int(self.offset[-1])
-        # every state (u, d) in order of d, then u: the state (u, d) is number offset[d] + u
-        self.lost = np.repeat(np.arange(len(able)), able + 1)
-        self.used = np.arange(self.size) - self.offset[self.lost]
-        self.H = max_hits
-        # what a round's hits on this side can be: a count, or (directed, free) as one index
-        self.outcomes = (max_hits + 1) ** 2 if model.split else max_hits + 1
-        self.by_opponent = any("dice-per-opponent-ship" in u.abilities for u in model.units)
-        first = {int(self.offset[d]) + u for u, d in starts}
-        self.next = self._table(first, budget)
-        self.keep_reachable(first)
-
-    def _table(self, first: set[int], budget: _Budget) -> np.ndarray:
-        """next[i, h]: the state after state i takes the hits h, as consume() and repair() give
-        it; computed for all states at once (sustains first, then losses in order)."""
-        model = self.model
-        if model.repairs or model.split:  # one by one, the states reached only
-            return self._table_one_by_one(first, budget)
-        from tabletop.combat.kernel import loss_table  # noqa: PLC0415 - loaded by solve()
-
-        sustainers_before = np.concatenate([[0], np.cumsum(model.sustainer)]).astype(np.int64)
-        able_after = np.array(model.able_after, dtype=np.int64)
-        doom = -1 if model.doom is None else model.doom
-        return loss_table(self.used, self.lost, self.H + 1, model.cancels, able_after, sustainers_before, self.offset, doom)
-
-    def _table_one_by_one(self, first: set[int], budget: _Budget) -> np.ndarray:
-        """Repairs look at the round's events, and directed hits split a side's losses into two
-        chains: such tables are filled state by state from consume(), for the states reached.
-        Directed hits are taken before the others, so without repairs (directed k, free f) leads
-        where k directed hits and then f free ones do: two rows per state, not one per pair."""
-        model, width = self.model, self.H + 1
-        composed = model.split and not model.repairs
-        if composed:  # (free, directed): (0, k) for k = 0..H, then (f, 0) for f = 1..H
-            pairs = [(0, k) for k in range(width)] + [(f, 0) for f in range(1, width)]
-        else:  # every (free, directed) as the index k * width + f
-            pairs = [(h % width, h // width) for h in range(self.outcomes)]
-        table = np.zeros((self.size, len(pairs)), dtype=np.int64)
-        states = list(zip(self.used.tolist(), self.lost.tolist()))
-        done = np.zeros(self.size, dtype=bool)
-        todo = list(first)
-        while todo:
-            i = todo.pop()
-            if done[i]:
-                continue
-            done[i] = True
-            budget.check()
-            for h, (free, directed) in enumerate(pairs):
-                after, events, _ = model.consume(states[i], free, directed)
-                repaired, _ = model.repair(states[i], after, events)
-                table[i, h] = k = int(self.offset[repaired[1]]) + repaired[0]
-                todo.append(k)
-        if not composed:
-            return table
-        directed_to = table[:, :width]  # (0, k) for k = 0..H
-        free_from = np.concatenate([table[:, :1], table[:, width:]], axis=1)  # (f, 0) for f = 0..H
-        return free_from[directed_to].reshape(self.size, width * width)  # [i, k * width + f]
-
-    def keep_reachable(self, starts: set[int]) -> None:
-        """Keep only the states the rounds can reach from where they start. With the usual loss
-        order a side's state is just how many hits it has taken, far fewer than every pair of
-        (sustains used, units lost): this is what makes big fleets cheap."""
-        from tabletop.combat.kernel import reachable  # noqa: PLC0415 - loaded by solve()
-
-        keep = np.flatnonzero(
-            reachable(np.ascontiguousarray(self.next, dtype=np.int64), np.array(sorted(starts), dtype=np.int64))
-        )
-        renumber = np.full(self.size, -1, dtype=np.int64)
-        renumber[keep] = np.arange(len(keep))
-        self.lost, self.used = self.lost[keep], self.used[keep]
-        self.states = list(zip(self.used.tolist(), self.lost.tolist()))
-        self.index = {s: i for i, s in enumerate(self.states)}
-        self.gone = self.lost >= self.model.end
-        self.next = renumber[self.next[keep]]
-        self.size = len(keep)
-
-    def hits(self, opp: _Space, i: int, j: int, number: int) -> np.ndarray:
-        """This side's hit distribution in state i against the opponent in state j, as hits
-        the opponent takes (more than it can take counts as the most it can)."""
-        dice = self.fight.round_dice(self.name, self.model, self.states[i], self.opponent, opp.states[j], number)
-        if not opp.model.split:
-            return clip(hit_distribution([die for _, _, die in dice]), opp.H)
-        free, directed = _split_hits(self.fight, self.model, self.states[i], dice, opp.H)
-        return np.outer(directed, free).ravel()  # as opp.next reads them: [k * (H + 1) + f]
-
-
-def _max_hits(model: SideModel) -> int:
-    """Hits beyond what destroys every unit change nothing: the most that matter."""
-    return model.N + model.able_after[0] * model.cancels
-
-
 def _factorized(fight: Fight, ma: SideModel, md: SideModel) -> bool:
     """Whether the vectorised solver may answer: no mechanic present that it cannot model (each
     declares it once, in the unit schema)."""
-    slow = {name for name, mechanic in ABILITIES.items() if fight.kind in mechanic.slow_in}
-    if any(slow & set(u.abilities) for u in ma.units + md.units):
+    abilities, fields = _unfactorized(fight.kind)
+    if any(not abilities.isdisjoint(u.abilities) for u in ma.units + md.units):
         return False
-    slow_fields = [name for name, spec in EFFECT_FIELDS.items() if fight.kind in spec.slow_in]
-    return not any(getattr(side.effects, name) for side in (fight.attacker, fight.defender) for name in slow_fields)
+    return not any(getattr(side.effects, name) for side in (fight.attacker, fight.defender) for name in fields)
+
+
+@cache
+def _unfactorized(kind: str) -> tuple[frozenset[str], tuple[str, ...]]:
+    """The abilities and effect fields the vectorised solver cannot model in this kind of fight
+    (the schema is read once)."""
+    abilities = frozenset(name for name, mechanic in ABILITIES.items() if kind in mechanic.slow_in)
+    return abilities, tuple(name for name, spec in EFFECT_FIELDS.items() if kind in spec.slow_in)
 
 
 def _rounds(fight: Fight, ma: SideModel, md: SideModel, starts: dict, odds: Odds, budget: _Budget) -> None:
@@ -273,36 +184,33 @@ def _rounds(fight: Fight, ma: SideModel, md: SideModel, starts: dict, odds: Odds
             live[(ma.rebuild(sa)[0], md.rebuild(sd)[0])] += p
     if not live:
         return
-    if not can_ever_hit(fight, ma, md):
+    opening = fight.opening_dice(ma, md)
+    if not can_ever_hit(fight, opening):
         raise UserError(t("combat.nobody_hits"))
     budget.check((ma.N + 1) * (md.N + 1))
     if _factorized(fight, ma, md):
-        _fast(fight, ma, md, live, odds, budget)
+        _fast(fight, ma, md, live, opening, odds, budget)
     else:
         _general(fight, ma, md, live, odds, budget)
 
 
-def _fast(fight: Fight, ma: SideModel, md: SideModel, live: dict, odds: Odds, budget: _Budget) -> None:
+def _fast(fight: Fight, ma: SideModel, md: SideModel, live: dict, opening: dict, odds: Odds, budget: _Budget) -> None:
     # each side's states that the rounds can reach; the hits it can take
-    A = _Space(fight, ATTACKER, ma, md, _max_hits(ma), {sa for sa, _ in live}, budget)
-    D = _Space(fight, DEFENDER, md, ma, _max_hits(md), {sd for _, sd in live}, budget)
+    A = SideStates(fight, ATTACKER, ma, md, {sa for sa, _ in live}, budget)
+    D = SideStates(fight, DEFENDER, md, ma, {sd for _, sd in live}, budget)
     budget.check(A.size * D.size)
     mass = np.zeros((A.size, D.size))
     for (sa, sd), p in live.items():
-        mass[A.index[sa], D.index[sd]] += p
+        mass[A.start_index[sa], D.start_index[sd]] += p
     tables: dict[tuple, np.ndarray] = {}
-    rolled: dict[tuple[str, int], list] = {}
 
-    def dice_of(space: _Space, number: int) -> list:
-        """The dice a side rolls in a round with every unit alive, once per side and round kind."""
-        key = (space.name, min(number, 2))
-        if key not in rolled:
-            rolled[key] = fight.round_dice(space.name, space.model, (0, 0), space.opponent, (0, 0), key[1])
-        return rolled[key]
+    def dice_of(space: SideStates, number: int) -> list:
+        """The dice a side rolls in a round with every unit alive."""
+        return opening[(space.name, min(number, 2))]
 
-    def hit_table(space: _Space, opp: _Space, number: int) -> np.ndarray:
+    def hit_table(space: SideStates, opp: SideStates, number: int) -> np.ndarray:
         """hits[i]: the distribution of the hits `space` makes in each of its states (it depends
-        only on the units lost), as the opponent's table reads them (_Space.hits); when each
+        only on the units lost), as the opponent's table reads them (SideStates.hits); when each
         unit's dice do not depend on who else is alive, one row per loss (hits.side_rows)."""
         model = space.model
         # the dice depend on who is alive (Sardakk flagship), or whose hits are directed does; a
@@ -391,7 +299,9 @@ def _scatter(targets: np.ndarray, weights: np.ndarray, size: int) -> np.ndarray:
     return np.bincount(flat, weights=weights.ravel(), minlength=rows * size).reshape(rows, size)
 
 
-def _cut(fight: Fight, odds: Odds, A: _Space, D: _Space, mass: np.ndarray, terminal: np.ndarray, number: int) -> np.ndarray:
+def _cut(
+    fight: Fight, odds: Odds, A: SideStates, D: SideStates, mass: np.ndarray, terminal: np.ndarray, number: int
+) -> np.ndarray:
     """After the retreat round, whatever still fights ends with that side's retreat; after the
     round the players stop at, it ends undecided."""
     for i, j in np.argwhere((mass > 0) & ~terminal):
@@ -411,7 +321,7 @@ def _general(fight: Fight, ma: SideModel, md: SideModel, live: dict, odds: Odds,
     """Pair by pair: for effects where one side's losses depend on both sides' hits."""
     cache: dict = {}
     harrow_attack = fight.harrow(fight.defender)
-    most_a, most_d = _max_hits(ma), _max_hits(md)
+    most_a, most_d = max_hits(ma), max_hits(md)
     dist_h = np.array([1.0])
     if harrow_attack is not None and not harrow_attack.blocked:
         dist_h = clip(hit_distribution([die for _, _, die in harrow_attack.dice]), most_d)
@@ -499,17 +409,8 @@ def _round_hits(
     """A side's possible combat rolls in a round: (hits, of which directed, probability). Hits
     past what destroys every unit change nothing: counted as the most that matter."""
     dice = fight.round_dice(name, model, state, opponent, opp_state, number)
-    free, directed = _split_hits(fight, model, state, dice, most)
+    free, directed = split_hits(fight, model, state, dice, most)
     return [(h + k, k, float(p * q)) for h, p in enumerate(free) if p > 0 for k, q in enumerate(directed) if q > 0]
-
-
-def _split_hits(fight: Fight, model: SideModel, state: State, dice: list, most: int) -> tuple[np.ndarray, np.ndarray]:
-    """The hit distributions of a side's free dice and of its directed ones (the L1Z1X flagship's
-    and its dreadnoughts'; none without it), each over 0..most hits."""
-    directs = fight.directed(model, state) or (lambda unit: False)
-    free = clip(hit_distribution([die for unit, _, die in dice if not directs(unit)]), most)
-    directed = clip(hit_distribution([die for unit, _, die in dice if directs(unit)]), most)
-    return free, directed
 
 
 def _finish(
@@ -540,20 +441,21 @@ def _finish_cells(
     """The ends of many cells (units lost on each side, chance, whether the combat is over, else
     nobody can hit any more) as _finish tallies them one by one, summed first by what each
     part of the tally depends on: survivors by one side's losses, the result by who is gone."""
-    wiped = np.zeros(len(p), dtype=bool)  # a Yin flagship lost: both sides are (after_doom)
-    for model, lost in ((ma, la), (md, ld)):
-        if model.doom is not None:
-            wiped |= lost >= model.end
-    la, ld = np.where(wiped, ma.N, la), np.where(wiped, md.N, ld)
+    if ma.doom is not None or md.doom is not None:  # a Yin flagship lost: both sides are (after_doom)
+        wiped = np.zeros(len(p), dtype=bool)
+        for model, lost in ((ma, la), (md, ld)):
+            if model.doom is not None:
+                wiped |= lost >= model.end
+        la, ld = np.where(wiped, ma.N, la), np.where(wiped, md.N, ld)
     for name, model, lost in ((ATTACKER, ma, la), (DEFENDER, md, ld)):
+        survivors = odds.survivors[name]
         for value, q in enumerate(np.bincount(lost, weights=p).tolist()):
             if q > 0:
-                odds.add_survivors(name, model.survivors((0, value)), q)
-    ground = np.zeros(len(p), dtype=bool)
-    if fight.kind == "invade":
-        for value in set(la.tolist()):
-            ground[la == value] = any(u.ground for u in ma.alive((0, value)))
-    key = 8 * (la >= ma.end) + 4 * (ld >= md.end) + 2 * over + ground
+                key = model.survivors((0, value))
+                survivors[key] = survivors.get(key, 0.0) + q
+    key = 8 * (la >= ma.end) + 4 * (ld >= md.end) + 2 * over
+    if fight.kind == "invade":  # whether ground forces are left
+        key += np.array(ma.ground_forces_left())[la]
     for k, q in enumerate(np.bincount(key, weights=p).tolist()):
         if q > 0:
             _tally(fight, odds, bool(k & 8), bool(k & 4), bool(k & 1), q, stalemate=not k & 2)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from tabletop.combat.battle import ATTACKER, DEFENDER, MAX_ROUNDS, Fight, assign, other, takes_all_ships, without_ships
+from tabletop.combat.battle import ATTACKER, DEFENDER, MAX_ROUNDS, Fight, HitPlan, other, takes_all_ships, without_ships
 from tabletop.combat.dice import MAX_DICE, Dice
 from tabletop.combat.model import SideModel, State, after_doom
 from tabletop.combat.units import Side
@@ -249,13 +249,13 @@ def resolve(fight: Fight, dice: Dice) -> Battle:
         hits = _roll(attack.dice, dice, volley) + attack.fixed
         volley.hits = hits
         target = d if attack.shooter == ATTACKER else a
-        after, events, volley.excess = assign(target, hits, attack)
-        volley.taken = [HitTaken(label, result) for label, result in events]
+        after, events, volley.excess = HitPlan(target, attack).apply(hits)
+        volley.taken = [HitTaken(unit.label(), result) for unit, result in events]
         if attack.shooter == ATTACKER:
             d = after
         else:
             a = after
-        if takes_all_ships(target, after):
+        if takes_all_ships(events):
             a, d = without_ships(a), without_ships(d)
             battle.notes.append(t("combat.yin_flagship"))
         pre.volleys.append(volley)
@@ -276,7 +276,7 @@ def _rounds(fight: Fight, a: Side, d: Side, dice: Dice, battle: Battle) -> None:
         battle.combat = False
         battle.winner = None if fight.kind == "invade" else outcome(ma.gone(sa), md.gone(sd))
         return
-    if not can_ever_hit(fight, ma, md):
+    if not can_ever_hit(fight, fight.opening_dice(ma, md)):
         raise UserError(t("combat.nobody_hits"))
     (sa, first_a), (sd, first_d) = ma.rebuild(sa), md.rebuild(sd)  # the first round starts
     number = 0
@@ -347,12 +347,11 @@ def _silenced(fight: Fight, name: str, number: int) -> str:
     return ""
 
 
-def can_ever_hit(fight: Fight, ma: SideModel, md: SideModel) -> bool:
-    """Whether any die of either side can hit at all (else the battle could never end)."""
-    for number in (1, 2):
-        for name, model, opp in ((ATTACKER, ma, md), (DEFENDER, md, ma)):
-            if any(die.needs <= 10 for _, _, die in fight.round_dice(name, model, model.start, opp, opp.start, number)):
-                return True
+def can_ever_hit(fight: Fight, opening: dict[tuple[str, int], list]) -> bool:
+    """Whether any die of either side can hit at all (else the battle could never end), from the
+    dice both sides roll at full strength (Fight.opening_dice)."""
+    if any(die.needs <= 10 for dice in opening.values() for _, _, die in dice):
+        return True
     return fight.harrow(fight.defender) is not None and not fight.harrow(fight.defender).blocked  # type: ignore[union-attr]
 
 

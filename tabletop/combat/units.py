@@ -38,9 +38,10 @@ class Roll:
     dice: int = 1
 
 
-@dataclass
+@dataclass(eq=False)
 class Unit:
-    """One unit on the table. `damaged` is its sustain-damage state (80.1)."""
+    """One unit on the table. `damaged` is its sustain-damage state (80.1). Two units are equal
+    only if they are the same unit: two infantry with the same values are still two pieces."""
 
     id: str
     names: dict
@@ -145,7 +146,15 @@ class Side:
     def copy(self) -> Side:
         """A copy whose units can be damaged or removed without touching this side's (their
         fields are values, shared safely)."""
-        return replace(self, units=[u.copy() for u in self.units])
+        return self.with_units([u.copy() for u in self.units])
+
+    def with_units(self, units: list[Unit]) -> Side:
+        """This side (effects, order, notes) with other units. Shallow, as Unit.copy: the odds
+        make a side for every branch of a pre-combat roll."""
+        clone = object.__new__(Side)
+        clone.__dict__.update(self.__dict__)
+        clone.units = units
+        return clone
 
 
 # --- the book and the parser ------------------------------------------------------------------------

@@ -6,7 +6,8 @@ import pytest
 
 from tabletop.combat import kernel
 from tabletop.combat.commands import build_fight, unit_book
-from tabletop.combat.odds import _Budget, _max_hits, _Space
+from tabletop.combat.odds import _Budget
+from tabletop.combat.sidestates import SideStates
 
 
 @pytest.fixture(scope="module")
@@ -71,8 +72,24 @@ def test_the_loss_table_takes_hits_as_the_side_model_does(book, units):
     kind, opponent = ("ground", "1 infantry") if "infantry" in units else ("space", "1 destroyer")
     fight = build_fight(kind, {"attacker": units, "defender": opponent}, book)
     model, opponent = fight.models(fight.attacker, fight.defender)
-    space = _Space(fight, "attacker", model, opponent, _max_hits(model), {model.start}, _Budget())
+    space = SideStates(fight, "attacker", model, opponent, {model.start}, _Budget())
     for i, state in enumerate(space.states):
         for hits in range(space.H + 1):
             after, _, _ = model.consume(state, hits)
             assert space.states[space.next[i, hits]] == after, (state, hits)
+
+
+def test_pruning_keeps_the_states_reached_numbered_in_order():
+    # state 1 is never reached from 0 or 3; the others keep their order, numbered anew
+    nxt = np.array([[0, 2], [1, 1], [2, 3], [3, 3]], dtype=np.int64)
+    used = np.array([0, 1, 0, 0], dtype=np.int64)
+    lost = np.array([0, 0, 1, 2], dtype=np.int64)
+    kept_used, kept_lost, kept_next, starts = kernel.pruned(nxt, np.array([3, 0], dtype=np.int64), used, lost)
+    assert kept_lost.tolist() == [0, 1, 2] and kept_used.tolist() == [0, 0, 0]
+    assert kept_next.tolist() == [[0, 1], [1, 2], [2, 2]]
+    assert starts.tolist() == [2, 0]
+
+
+def test_a_table_that_moves_a_state_back_is_seen():
+    assert kernel.moves_forward(np.array([[0, 1], [1, 1]], dtype=np.int64))
+    assert not kernel.moves_forward(np.array([[0, 1], [0, 1]], dtype=np.int64))
