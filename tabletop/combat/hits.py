@@ -40,23 +40,27 @@ def hit_distribution(dice: list[Die]) -> np.ndarray:
 
 def side_rows(model: SideModel, dice: list, most: int) -> np.ndarray:
     """rows[d]: the hit distribution, over 0..most, of a side that has lost its first d units in
-    the loss order (compiled: tabletop.combat.kernel.loss_rows). Alike units roll the same Die
-    objects (Fight.round_dice makes each kind once), so they share one distribution."""
+    the loss order (compiled: tabletop.combat.kernel.loss_rows). Units that roll the same dice
+    share one distribution of their hits."""
     from tabletop.combat.kernel import loss_rows  # noqa: PLC0415 - numba, loaded by the odds
 
-    by_unit: dict[int, list[Die]] = {}
+    rolls: dict[int, list[Die]] = {}
     for unit, _, die in dice:
-        by_unit.setdefault(id(unit), []).append(die)
-    kinds: dict[tuple[int, ...], int] = {(): -1}  # a unit that rolls nothing
+        rolls.setdefault(id(unit), []).append(die)
+    kinds: dict[tuple[Die, ...], int] = {}
     dists: list[np.ndarray] = []
-    numbers = []
+    numbers = []  # for each unit, its row of dists (-1: it rolls nothing)
     for unit in model.units:
-        rolls = by_unit.get(id(unit), [])
-        key = tuple(map(id, rolls))
-        if key not in kinds:
-            kinds[key] = len(dists)
-            dists.append(dice_hits(tuple(rolls)))
-        numbers.append(kinds[key])
+        mine = rolls.get(id(unit))
+        if mine is None:
+            numbers.append(-1)
+            continue
+        key = tuple(mine)
+        number = kinds.get(key)
+        if number is None:
+            number = kinds[key] = len(dists)
+            dists.append(dice_hits(key))
+        numbers.append(number)
     table = np.zeros((max(1, len(dists)), max((len(d) for d in dists), default=1)))
     for row, dist in zip(table, dists):
         row[: len(dist)] = dist

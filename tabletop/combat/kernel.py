@@ -1,12 +1,14 @@
-"""The inner loop of the exact odds, compiled: every live cell of a fight passes its mass on to
-the cells a round can lead to, once, in an order where every cell comes after all that lead to it.
+"""The loops of the exact odds, compiled: a side's states, where hits take them and which are
+reached (side_states, pruned), a side's hits after each of its losses (loss_rows), and the
+cells: every live cell of a fight passes its mass on to the cells a round can lead to, once, in
+an order where every cell comes after all that lead to it (settle).
 
-The loop does about (cells) x (states one side can go to) x (states the other can go to)
+The cells' loop does about (cells) x (states one side can go to) x (states the other can go to)
 additions; written with numpy it would be several array calls per level of cells, and calling
 numpy costs more than the arithmetic for fights of a few dozen units, so it is compiled with
-numba instead. This module is imported by the first exact odds of a process, not by every
+numba instead; the other loops are compiled because a numpy call costs more than their work. This module is imported by the first exact odds of a process, not by every
 process that imports combat (numba adds about 105 MB); the machine code is cached on disk (see
-_cache_directory), so only the first solve after an install compiles it (about 3 s).
+_cache_directory), so only the first solve after an install compiles it (about 4.5 s).
 """
 
 from __future__ import annotations

@@ -27,7 +27,7 @@ from functools import cache
 
 import numpy as np
 
-from tabletop.combat.battle import ATTACKER, DEFENDER, Fight, HitPlan, signature, takes_all_ships, without_ships
+from tabletop.combat.battle import ATTACKER, DEFENDER, Attack, Fight, HitPlan, signature, takes_all_ships, without_ships
 from tabletop.combat.hits import clip, dice_hits, hit_distribution, side_rows
 from tabletop.combat.model import SideModel, State, after_doom
 from tabletop.combat.outcome import Odds, units_key
@@ -75,14 +75,17 @@ def solve(fight: Fight) -> Odds:
     starts: dict[tuple[State, State], float] = defaultdict(float)
     # only a unit that forbids Sustain Damage (Mentak) can make a branch's rules differ
     forbids = any("opponent-no-sustain" in u.abilities for side in (fight.attacker, fight.defender) for u in side.units)
+    others = []  # branches whose rounds are not those of the untouched sides
     for p, a, d in scenarios:
         sa = base_a.start if a is fight.attacker else _state_of(base_a, fight.participants(a, ATTACKER))
         sd = base_d.start if d is fight.defender else _state_of(base_d, fight.participants(d, DEFENDER))
         if sa is not None and sd is not None and not (forbids and not _same_models(fight, a, d)):
             starts[(sa, sd)] += p
         else:
-            ma, md = fight.models(a, d)
-            _rounds(fight, ma, md, {(ma.start, md.start): p}, odds, budget)
+            others.append((p, a, d))
+    for p, a, d in _merged(others):
+        ma, md = fight.models(a, d)
+        _rounds(fight, ma, md, {(ma.start, md.start): p}, odds, budget)
     if starts:
         _rounds(fight, base_a, base_d, dict(starts), odds, budget)
     return odds
@@ -118,17 +121,22 @@ def _state_of(model: SideModel, participants) -> State | None:
 
 def _pre_combat(fight: Fight, budget: _Budget) -> list[tuple[float, Side, Side]]:
     """(chance, attacker, defender) for every way the rolls before the rounds can end; the
-    fight's own sides, untouched, when nothing rolls."""
-    scenarios = [(1.0, fight.attacker, fight.defender)]
+    fight's own sides, untouched, when nothing rolls. Branches that end alike are merged
+    before they branch again; after the last roll solve() merges them by their state."""
+    scenarios: list[tuple[float, Side, Side, Attack | None]] = [(1.0, fight.attacker, fight.defender, None)]
+    branched = False
     for build in fight.stages():
-        branches: list[tuple[float, Side, Side]] = []
-        rolled = False
-        for p, a, d in scenarios:
-            attack = build(a, d)
+        scenarios = [(p, a, d, build(a, d)) for p, a, d, _ in scenarios]
+        if all(attack is None or attack.blocked for *_, attack in scenarios):
+            continue
+        if branched:
+            scenarios = _merged(scenarios)
+        branched = True
+        branches: list[tuple[float, Side, Side, Attack | None]] = []
+        for p, a, d, attack in scenarios:
             if attack is None or attack.blocked:
-                branches.append((p, a, d))
+                branches.append((p, a, d, None))
                 continue
-            rolled = True
             target = d if attack.shooter == ATTACKER else a
             plan = HitPlan(target, attack)
             for hits, q in enumerate(dice_hits(tuple(die for _, _, die in attack.dice)).tolist()):
@@ -138,20 +146,20 @@ def _pre_combat(fight: Fight, budget: _Budget) -> list[tuple[float, Side, Side]]
                 na, nd = (a, after) if attack.shooter == ATTACKER else (after, d)
                 if takes_all_ships(events):  # a Yin flagship lost before the rounds
                     na, nd = without_ships(na), without_ships(nd)
-                branches.append((p * q, na, nd))
-        if rolled:
-            scenarios = _merged(branches)
-            budget.check(len(scenarios))
-    return scenarios
+                branches.append((p * q, na, nd, None))
+        scenarios = branches
+        budget.check(len(scenarios))
+    return [(p, a, d) for p, a, d, _ in scenarios]
 
 
-def _merged(branches: list[tuple[float, Side, Side]]) -> list[tuple[float, Side, Side]]:
-    """Branches that leave the same units in the same damage, as one."""
-    merged: dict[tuple, tuple[float, Side, Side]] = {}
+def _merged(branches: list[tuple]) -> list[tuple]:
+    """Branches (chance, attacker, defender, what goes with them) that leave the same units in
+    the same damage, as one (with the first one's companions)."""
+    merged: dict[tuple, tuple] = {}
     signatures: dict[int, tuple] = {}  # a side left untouched is in many branches
-    for q, a, d in branches:
+    for q, a, d, *rest in branches:
         key = tuple(signatures.get(id(side)) or signatures.setdefault(id(side), signature(side)) for side in (a, d))
-        merged[key] = (merged[key][0] + q, a, d) if key in merged else (q, a, d)
+        merged[key] = (merged[key][0] + q, *merged[key][1:]) if key in merged else (q, a, d, *rest)
     return list(merged.values())
 
 
