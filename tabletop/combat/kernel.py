@@ -113,25 +113,35 @@ def pruned(next_state, starts, used, lost):
     return kept_used, kept_lost, kept_next, renumber[starts]
 
 
+@numba.njit(numba.types.Tuple((_ints, _ints, _ints))(_ints), cache=True, nogil=True)
+def numbered(able_after):
+    """Every state (u sustains in use, d units lost) of a side with able_after[d] sustainers
+    alive after d losses, numbered by d, then u: (offset, used, lost), where the states with d
+    units lost start at number offset[d] and state k is (used[k], lost[k])."""
+    losses = able_after.shape[0]
+    offset = np.zeros(losses + 1, np.int64)
+    for d in range(losses):
+        offset[d + 1] = offset[d] + able_after[d] + 1
+    used, lost = np.empty(offset[losses], np.int64), np.empty(offset[losses], np.int64)
+    for d in range(losses):
+        for u in range(able_after[d] + 1):
+            used[offset[d] + u], lost[offset[d] + u] = u, d
+    return offset, used, lost
+
+
 @numba.njit(_Reached(_ints, numba.int64, numba.int64, numba.int64, _ints, _ints), cache=True, nogil=True)
 def side_states(sustainer, width, cancels, doom, start_used, start_lost):
     """A side whose units are lost in one order (sustainer[i]: unit i of it can sustain), as
-    pruned() gives it: every state (u sustains in use, d units lost) numbered by d, then u,
-    where 0..width-1 hits take each (loss_table), kept if reachable from the starts."""
+    pruned() gives it: every state (numbered()), where 0..width-1 hits take each (loss_table),
+    kept if reachable from the starts."""
     units = sustainer.shape[0]
     able_after = np.zeros(units + 1, np.int64)  # sustainers alive after the first d are lost
+    sustainers_before = np.zeros(units + 1, np.int64)
     for d in range(units - 1, -1, -1):
         able_after[d] = able_after[d + 1] + sustainer[d]
-    sustainers_before = np.zeros(units + 1, np.int64)
-    offset = np.zeros(units + 2, np.int64)  # the states with d units lost start at offset[d]
-    for d in range(units + 1):
-        if d < units:
-            sustainers_before[d + 1] = sustainers_before[d] + sustainer[d]
-        offset[d + 1] = offset[d] + able_after[d] + 1
-    used, lost = np.empty(offset[units + 1], np.int64), np.empty(offset[units + 1], np.int64)
-    for d in range(units + 1):
-        for u in range(able_after[d] + 1):
-            used[offset[d] + u], lost[offset[d] + u] = u, d
+    for d in range(units):
+        sustainers_before[d + 1] = sustainers_before[d] + sustainer[d]
+    offset, used, lost = numbered(able_after)
     table = loss_table(used, lost, width, cancels, able_after, sustainers_before, offset, doom)
     return pruned(table, offset[start_lost] + start_used, used, lost)
 

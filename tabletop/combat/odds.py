@@ -212,62 +212,45 @@ def _fast(fight: Fight, ma: SideModel, md: SideModel, live: dict, opening: dict,
         mass[A.start_index[sa], D.start_index[sd]] += p
     tables: dict[tuple, np.ndarray] = {}
 
-    def dice_of(space: SideStates, number: int) -> list:
-        """The dice a side rolls in a round with every unit alive."""
-        return opening[(space.name, min(number, 2))]
-
     def hit_table(space: SideStates, opp: SideStates, number: int) -> np.ndarray:
         """hits[i]: the distribution of the hits `space` makes in each of its states (it depends
         only on the units lost), as the opponent's table reads them (SideStates.hits); when each
         unit's dice do not depend on who else is alive, one row per loss (hits.side_rows)."""
-        model = space.model
-        # the dice depend on who is alive (Sardakk flagship), or whose hits are directed does; a
-        # side lost in two chains is not lost in one order
-        split = model.split or opp.model.split
-        by_state = split or any("other-ships-plus-one" in u.abilities for u in model.units)
-        dice = [] if by_state else dice_of(space, number)
         key = (space.name, 1 if number == 1 else 2)  # round 1, and every round after it
         if key not in tables:
-            if by_state:
+            # the dice depend on who is alive (Sardakk flagship), or whose hits are directed
+            # does; a side lost in two chains is not lost in one order
+            if space.model.split or opp.model.split or space.dice_vary:
                 rows = {}
                 for i, (_, lost) in enumerate(space.states):
                     if lost not in rows:
                         rows[lost] = space.hits(opp, i, 0, number)
+                tables[key] = np.stack([rows[lost] for _, lost in space.states])
             else:
-                tables[key] = side_rows(model, dice, opp.H)[space.lost]
-                return tables[key]
-            tables[key] = np.stack([rows[lost] for _, lost in space.states])
+                tables[key] = side_rows(space.model, opening[key], opp.H)[space.lost]
         return tables[key]
+
+    def hits_taken(rows_a: np.ndarray, cols_d: np.ndarray, number: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The hits each side takes in this round, for the cells (rows_a[n], cols_d[n]): a table
+        of distributions and the row of it for each cell, the attacker's, then the defender's."""
+        if A.by_opponent or D.by_opponent:  # a Winnu flagship's dice depend on the other side
+            on_a = np.stack([D.hits(A, j, i, number) for i, j in zip(rows_a, cols_d)])
+            on_d = np.stack([A.hits(D, i, j, number) for i, j in zip(rows_a, cols_d)])
+            cells = np.arange(len(rows_a))
+            return on_a, cells, on_d, cells
+        return hit_table(D, A, number), cols_d, hit_table(A, D, number), rows_a
 
     def moves(rows_a: np.ndarray, cols_d: np.ndarray, number: int) -> tuple[np.ndarray, np.ndarray]:
         """For live cells (rows_a[n], cols_d[n]): where the attacker goes, where the defender goes."""
-        if A.by_opponent or D.by_opponent:  # a Winnu flagship's dice depend on the other side
-            hd = np.stack([D.hits(A, j, i, number) for i, j in zip(rows_a, cols_d)])
-            ha = np.stack([A.hits(D, i, j, number) for i, j in zip(rows_a, cols_d)])
-        else:
-            hd = hit_table(D, A, number)[cols_d]
-            ha = hit_table(A, D, number)[rows_a]
-        return _scatter(A.next[rows_a], hd, A.size), _scatter(D.next[cols_d], ha, D.size)
-
-    def round_hits(rows_a: np.ndarray, cols_d: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """The hits each side takes in a round after the first, for the cells (rows_a[n],
-        cols_d[n]): a table of distributions and the row of it for each cell."""
-        if A.by_opponent or D.by_opponent:  # a Winnu flagship's dice depend on the other side
-            on_a = np.stack([D.hits(A, j, i, 2) for i, j in zip(rows_a, cols_d)])
-            on_d = np.stack([A.hits(D, i, j, 2) for i, j in zip(rows_a, cols_d)])
-            cells = np.arange(len(rows_a))
-            return on_a, cells, on_d, cells
-        return hit_table(D, A, 2), cols_d, hit_table(A, D, 2), rows_a
+        on_a, key_a, on_d, key_d = hits_taken(rows_a, cols_d, number)
+        return _scatter(A.next[rows_a], on_a[key_a], A.size), _scatter(D.next[cols_d], on_d[key_d], D.size)
 
     def like_later_rounds() -> bool:
         """Whether round 1 rolls the dice every later round rolls (no first-round effect), so
         the level-by-level solution can start at once."""
-        if any(
-            sp.by_opponent or sp.model.split or any("other-ships-plus-one" in u.abilities for u in sp.model.units)
-            for sp in (A, D)
-        ):
+        if any(sp.by_opponent or sp.model.split or sp.dice_vary for sp in (A, D)):
             return False
-        return all(dice_of(sp, 1) == dice_of(sp, 2) for sp in (A, D))
+        return all(opening[(sp.name, 1)] == opening[(sp.name, 2)] for sp in (A, D))
 
     terminal = A.gone[:, None] | D.gone[None, :]
     repairs = ma.repairs or md.repairs
@@ -294,7 +277,7 @@ def _fast(fight: Fight, ma: SideModel, md: SideModel, live: dict, opening: dict,
     if not repairs:
         from tabletop.combat.levels import solve_levels  # noqa: PLC0415 - loaded by solve()
 
-        mass = solve_levels(A, D, mass, terminal, round_hits, odds)
+        mass = solve_levels(A, D, mass, terminal, lambda rows_a, cols_d: hits_taken(rows_a, cols_d, 2), odds)
     # how a fight ends depends on the units each side lost, not on its damaged units
     ii, jj = np.nonzero(mass > 0)
     _finish_cells(fight, odds, ma, md, A.lost[ii], D.lost[jj], mass[ii, jj], terminal[ii, jj])

@@ -37,6 +37,8 @@ class SideStates:
         # what a round's hits on this side can be: a count, or (directed, free) as one index
         self.outcomes = (self.H + 1) ** 2 if model.split else self.H + 1
         self.by_opponent = any("dice-per-opponent-ship" in u.abilities for u in model.units)
+        # its units' dice depend on which others are alive (the Sardakk flagship's +1 to the rest)
+        self.dice_vary = any("other-ships-plus-one" in u.abilities for u in model.units)
         first = sorted(starts)
         used, lost = (np.array(column, dtype=np.int64) for column in zip(*first))
         if model.repairs or model.split:
@@ -62,14 +64,10 @@ class SideStates:
         chains: such tables are filled state by state from consume(), for the states reached.
         Directed hits are taken before the others, so without repairs (directed k, free f) leads
         where k directed hits and then f free ones do: two rows per state, not one per pair."""
-        from tabletop.combat.kernel import pruned  # noqa: PLC0415 - loaded by solve()
+        from tabletop.combat.kernel import numbered, pruned  # noqa: PLC0415 - loaded by solve()
 
         model, width = self.model, self.H + 1
-        able = np.array(model.able_after)
-        offset = np.concatenate([[0], np.cumsum(able + 1)])  # states with d lost start here
-        # every state (u, d) in order of d, then u: the state (u, d) is number offset[d] + u
-        lost = np.repeat(np.arange(len(able)), able + 1)
-        used = np.arange(int(offset[-1])) - offset[lost]
+        offset, used, lost = numbered(np.array(model.able_after, dtype=np.int64))
         composed = model.split and not model.repairs
         if composed:  # (free, directed): (0, k) for k = 0..H, then (f, 0) for f = 1..H
             pairs = [(0, k) for k in range(width)] + [(f, 0) for f in range(1, width)]
@@ -95,7 +93,7 @@ class SideStates:
             directed_to = table[:, :width]  # (0, k) for k = 0..H
             free_from = np.concatenate([table[:, :1], table[:, width:]], axis=1)  # (f, 0) for f = 0..H
             table = free_from[directed_to].reshape(len(used), width * width)  # [i, k * width + f]
-        return pruned(np.ascontiguousarray(table), starts.astype(np.int64), used.astype(np.int64), lost.astype(np.int64))
+        return pruned(np.ascontiguousarray(table), starts, used, lost)
 
     def hits(self, opp: SideStates, i: int, j: int, number: int) -> np.ndarray:
         """This side's hit distribution in state i against the opponent in state j, as hits
