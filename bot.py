@@ -160,10 +160,22 @@ def cmd_eval(args) -> int:
         print(exc.message, file=sys.stderr)
         return 1
     result = evaluation.evaluate(comp, evaluation.load_queries(Path(args.file)), args.game)
-    if args.fit:  # the fusion weight fitted on these files with one pack left out
-        files = {evaluation.game_of_file(comp, Path(f)): evaluation.load_queries(Path(f)) for f in args.fit}
-        result["leave_one_pack_out"] = evaluation.leave_one_pack_out(comp, files)
-    print(json.dumps(result, ensure_ascii=False, indent=2) if args.json else evaluation.report(result))
+    fitted: list[str] = []
+    if args.fit:  # the fusion weight and the answer decision fitted on these files, one pack left out
+        from tabletop.rules import calibration, fusion
+
+        files: dict[str, list[dict]] = {}
+        for f in args.fit:
+            files.setdefault(evaluation.game_of_file(comp, Path(f)), []).extend(evaluation.load_queries(Path(f)))
+        ranking = calibration.ranking_leave_one_pack_out(calibration.ranking_rows(comp, files))
+        result["ranking"] = ranking
+        fitted += calibration.ranking_report(ranking)
+        words_only = tuple(f for f in fusion.ANSWER_FEATURES if f not in ("z", "cosine"))  # what needs no model
+        for title, dense, features in (("with meaning", True, fusion.ANSWER_FEATURES), ("words only", False, words_only)):
+            decision = calibration.leave_one_pack_out(calibration.rows(comp, files, dense), features)
+            result[f"answer_decision_{title.replace(' ', '_')}"] = decision
+            fitted += calibration.report(decision, title)
+    print(json.dumps(result, ensure_ascii=False, indent=2) if args.json else "\n".join([evaluation.report(result), *fitted]))
     if args.min_top1 is not None or args.min_top3 is not None:
         problems = evaluation.failures(result, args.min_top1 or 0, args.min_top3 or 0)
         for p in problems:
@@ -411,7 +423,7 @@ def parser() -> argparse.ArgumentParser:
         "--fit",
         nargs="+",
         metavar="FILE",
-        help="also fit the fusion weight on these files (one per pack, named <pack>_….yaml) leaving one pack out",
+        help="also fit the fusion weight and the answer decision on these files (named <pack>_….yaml) leaving one pack out",
     )
     sp.set_defaults(func=cmd_eval)
     sp = arguments.add_command(

@@ -12,8 +12,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-# Passage vectors are cached per test session, outside data/: the first build embeds every
-# pack (about a minute here), every later build in the session (and its subprocesses) reuses them.
+# Passage vectors are cached per test session, outside data/: the bundled packs' vectors are
+# shipped (data/passage_vectors.sqlite3), and what a test embeds anew is reused by every later
+# build in the session (and its subprocesses).
 os.environ.setdefault("EMBEDDINGS_CACHE", str(Path(tempfile.mkdtemp(prefix="embeddings-")) / "embeddings.db"))
 
 from tabletop import features  # noqa: E402

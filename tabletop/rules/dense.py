@@ -14,13 +14,11 @@ logged and `bot.py health` says so.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import logging
 import os
 import sqlite3
 import threading
-from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -36,14 +34,10 @@ DIMENSIONS = 384
 # with batch size times length (32 long passages took 340 MB here); 8 keeps the build under
 # 100 MB at the same speed.
 BATCH = 8
-# Tokens of a question the model reads (its "query: " prefix and markers included). The model
-# costs about 0.6 ms a token on two cores, every token alike (measured: 8 tokens 5 ms, 28 tokens
-# 16 ms), so 22 keeps the longest question's embedding near 13 ms and the whole search's p99
-# under its 20 ms budget with room for the machine's jitter (28 tokens gave a p99 of 23-25 ms).
-# The players' questions have a median of 18 tokens; the rules' terms for their slang take up to
-# half the budget (they carry the most meaning: without them TI4's top-1 falls by 0.04), and a
-# question longer than the rest drops its particles, then loses its tail.
-QUERY_TOKENS = 22
+# The vectors of the bundled packs' passages, committed with them so that a fresh clone's first
+# start reads them instead of embedding about 1,600 passages (45 s on two cores). Keyed like the
+# cache; a passage edited since is embedded on the first build, as before.
+SHIPPED = DATA_DIR / "passage_vectors.sqlite3"
 
 
 def cache_path() -> Path:
@@ -91,29 +85,6 @@ class Embedder:
         with self._lock:  # the engine keeps per-call buffers: one call at a time
             return np.asarray(model.query(text), dtype=np.float32)
 
-    def within_budget(self, question: str, terms: list[str], compact: Callable[[str], str] | None = None) -> str:
-        """What the model reads of a question: the player's words, then the rules' terms for
-        them ('커토 받으면 어디 넣어? (지휘 토큰)'), within the token budget. The terms may take
-        up to half of it, in the order the lexicon found them: they are the rules' own words for
-        the slang, which the model knows best. A question too long for the rest first reads as
-        `compact` gives it (its particles dropped), then loses its tail ('… 그대로 돼?'), cut
-        between words."""
-        model = self._load()
-        if model is None:
-            return question
-        count = functools.partial(model.token_count, is_query=True)
-        fixed = count("")  # the "query: " prefix and the model's markers
-        chosen: list[str] = []
-        for term in terms:
-            if count(f"({', '.join([*chosen, term])})") - fixed <= QUERY_TOKENS // 2:
-                chosen.append(term)
-        suffix = f" ({', '.join(chosen)})" if chosen else ""
-        if compact is not None and count(question + suffix) > QUERY_TOKENS:
-            question = compact(question)
-        if count(question + suffix) > QUERY_TOKENS:
-            question = _longest_prefix_within(question, lambda t: count(t + suffix) <= QUERY_TOKENS)
-        return question + suffix
-
     def passages(self, texts: list[str]) -> np.ndarray | None:
         """Unit vectors of passages (rows), or None when the model is unavailable."""
         model = self._load()
@@ -127,24 +98,6 @@ class Embedder:
         return out
 
 
-def _longest_prefix_within(text: str, fits) -> str:
-    """The longest start of a text that fits, cut between words where a whole word fits."""
-    words = text.split()
-    low, high = 0, len(words)  # a binary search: tokenising is cheap, but not free
-    while low < high:
-        mid = (low + high + 1) // 2
-        if fits(" ".join(words[:mid])):
-            low = mid
-        else:
-            high = mid - 1
-    if low:
-        return " ".join(words[:low])
-    cut = len(words[0]) if words else 0  # one word longer than the budget: cut inside it
-    while cut > 1 and not fits(words[0][:cut]):
-        cut -= 1
-    return words[0][:cut] if words else ""
-
-
 _EMBEDDER = Embedder()
 
 
@@ -153,11 +106,15 @@ def embedder() -> Embedder:
     return _EMBEDDER
 
 
-def embed_passages(texts: list[str], model: Embedder | None = None, cache: Path | None = None) -> np.ndarray | None:
-    """Vectors for passages, from the cache where the same text was embedded before."""
+def embed_passages(
+    texts: list[str], model: Embedder | None = None, cache: Path | None = None, shipped: Path | None = None
+) -> np.ndarray | None:
+    """Vectors for passages: from the cache where the same text was embedded before, else from
+    the vectors shipped with the bundled packs (a fresh clone embeds nothing), else the model."""
     model = model or embedder()
-    keys = [hashlib.sha256(f"{MODEL_ID}\0{t}".encode()).hexdigest() for t in texts]
-    stored = _read_cache(cache or cache_path(), keys)
+    keys = [passage_key(t) for t in texts]
+    stored = _read_cache(shipped or SHIPPED, keys)
+    stored.update(_read_cache(cache or cache_path(), [k for k in keys if k not in stored]))
     todo = [i for i, k in enumerate(keys) if k not in stored]
     fresh = model.passages([texts[i] for i in todo]) if todo else np.empty((0, DIMENSIONS), np.float32)
     if fresh is None:
@@ -170,6 +127,25 @@ def embed_passages(texts: list[str], model: Embedder | None = None, cache: Path 
         if k in stored:
             out[i] = stored[k]
     return out
+
+
+def passage_key(text: str) -> str:
+    """A vector's key: the model and the exact text, so that a vector is never used for another
+    model's question or an edited rule."""
+    return hashlib.sha256(f"{MODEL_ID}\0{text}".encode()).hexdigest()
+
+
+def ship(texts: list[str], path: Path | None = None) -> int:
+    """Write the vectors of exactly these passages to the shipped file (tools/ship_vectors.py)."""
+    path = path or SHIPPED
+    vectors = embed_passages(texts, shipped=path)
+    if vectors is None:
+        raise RuntimeError("the embedding model cannot be loaded")
+    fresh = path.with_suffix(".tmp")
+    fresh.unlink(missing_ok=True)
+    _write_cache(fresh, {passage_key(t): v for t, v in zip(texts, vectors)})
+    fresh.replace(path)
+    return len(texts)
 
 
 def _read_cache(path: Path, keys: list[str]) -> dict[str, np.ndarray]:

@@ -1,7 +1,7 @@
 """Search quality on a query file (format of tests/eval/ti4_queries.yaml): top-1, top-3, MRR, the
 share of `none` queries answered honestly (nothing, or "this topic has no entry here") and the
 answerable questions left without an answer, overall and per kind, plus every miss; and the
-fusion weight fitted with one pack left out."""
+pack a query file is for (the fits are in calibration.py)."""
 
 from __future__ import annotations
 
@@ -117,11 +117,6 @@ def report(result: dict) -> str:
         )
 
     lines = [f"overall   {fmt(result['overall'])}"]
-    for pack, fit in result.get("leave_one_pack_out", {}).get("packs", {}).items():
-        lines.append(
-            f"left out {pack}: weight {fit['weight']} fitted on the others, MRR {fit['mrr']:.3f} "
-            f"(lexical only {fit['mrr_lexical']:.3f}, best weight for it {fit['mrr_best_possible']:.3f})"
-        )
     lines += [f"{kind:<9} {fmt(m)}" for kind, m in result["kinds"].items()]
     for miss in result["misses"]:
         got = miss["got"] if not miss["empty"] else "nothing"
@@ -143,9 +138,7 @@ def failures(result: dict, top1: float, top3: float, none_floor: float = 1.0) ->
     return out
 
 
-# --- the fusion weight, fitted with one pack left out --------------------------------------
-
-WEIGHT_GRID = (0.0, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0)  # 0: lexical only
+# --- the players' files -------------------------------------------------------------------
 
 
 def game_of_file(compendium, path: Path) -> str:
@@ -155,32 +148,3 @@ def game_of_file(compendium, path: Path) -> str:
     if not packs:
         raise ValueError(f"{path}: the file name does not start with a pack id ({', '.join(compendium.packs)})")
     return packs[0]
-
-
-def _score(compendium, files: list[tuple[list[dict], str]], weight: float) -> float:
-    """Mean MRR over the files (each pack's file weighs the same, whatever its length)."""
-    engine = compendium.search
-    saved, engine.dense_weight = engine.dense_weight, weight
-    try:
-        return sum(evaluate(compendium, queries, game)["overall"]["mrr"] or 0.0 for queries, game in files) / len(files)
-    finally:
-        engine.dense_weight = saved
-
-
-def leave_one_pack_out(compendium, files: dict[str, list[dict]], grid=WEIGHT_GRID) -> dict:
-    """For each pack: the weight that does best on the other packs' files, and what that weight
-    scores on the pack left out. A weight that only lifts the pack it was fitted on would show
-    here as a left-out score below the fitted one."""
-    scores = {w: {g: _score(compendium, [(q, g)], w) for g, q in files.items()} for w in grid}
-    out = {}
-    for left_out in files:
-        others = [g for g in files if g != left_out]
-        fitted = max(grid, key=lambda w: (sum(scores[w][g] for g in others), -abs(w - 1.0)))
-        out[left_out] = {
-            "weight": fitted,
-            "mrr": scores[fitted][left_out],
-            "mrr_lexical": scores[0.0][left_out] if 0.0 in scores else None,
-            "mrr_best_possible": max(scores[w][left_out] for w in grid),
-        }
-    overall = max(grid, key=lambda w: (sum(scores[w].values()), -abs(w - 1.0)))
-    return {"packs": out, "weight_all": overall, "grid": {str(w): scores[w] for w in grid}}

@@ -1,101 +1,160 @@
-"""Fusing the dense and lexical rankings of one question.
+"""Fusing the dense and lexical evidence of one question, and deciding whether it is answered.
 
-The lexical ranking (names, lemmas, the lexicon, BM25, coverage) decides *whether* the pack
-answers: a section must hold enough of the question's information, or a name must point at it.
-Once it does, both rankers decide *which* section and *which* rule:
+Both rankers propose: every section of the pack is a candidate, scored
 
-    fused(section) = lexical score (0-100, 0 where the lexical gates left it out)
-                     + DENSE_WEIGHT x 10 x z(section)
+    10 x (w_z z + w_z2 z2 + w_coverage coverage + w_bm25 bm25 + w_contained contained + w_pointed pointed)
 
-where z is how far the section's best passage stands above the pack's sections in cosine
-similarity to the question, in standard deviations. A z-score, not the raw cosine, because
-e5's cosines crowd into 0.75-0.90 for any text of the same language: what tells is the distance
-from the pack's average, and z puts every pack and question on one scale. The 10 maps a tenth
-of a standard deviation to a point of lexical score (a z of 3 against a lexical score of 60).
+- z: how far the section's best passage stands above the pack's sections in cosine similarity
+  to the question, in standard deviations (e5's cosines crowd into 0.75-0.90 for any text of a
+  language: the distance from the pack's average is what tells, on one scale for every pack);
+  z2: the same for the mean of its two best passages (the section as a whole);
+- coverage: the share of the question's IDF-weighted words the section holds (lexicon terms
+  and other-language names count through the rules' words, lexical.PackIndex.coverage);
+- bm25: its BM25 relative to the best section's; contained: a name of it inside the question;
+  pointed: a title nearly typed (a typo or a prefix).
 
-DENSE_WEIGHT is the one fitted parameter. `bot.py eval --fit` chooses it on the players' query
-files by leaving one pack out (fit on the others, score the one left out); see the README for
-the figures. Numbers, exact names and initials keep answering first: a player who typed a rule
-number or a title asked for that section.
+The weights are fitted (RANK_WEIGHTS). A question that shares no word with the rules (another
+language, a paraphrase) is ranked by meaning alone. Each ranker's first choice stays among the
+first three. Numbers, exact names and initials answer first: a player who typed a rule number
+or a title asked for that section.
 
-Within a section, the highlighted rule is the passage with the best fused rule score: its BM25
-share of the question's best document plus the same weighted z of the passage itself.
+Whether the pack answers at all is one calibrated decision (`confidences`): a logistic model
+over the best section's z, its coverage, whether a name in the question points at it, the best
+cosine in the pack, and the share of the question written in another script than the rules'
+(the words can say little then). The best section's margin over the next one's z was tried and
+fitted to nothing.
+
+Both models are fitted by `bot.py eval --fit` on the players' files, with one pack left out to
+show that they carry over (calibration.py). Every scoring number is in the tables below, with
+its reason and whether it was fitted.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, field
 
 import numpy as np
 
-DENSE_WEIGHT = 0.75  # fitted
+# --- the fusion -------------------------------------------------------------------------------
 NAME_SIGNALS = frozenset({"number", "exact", "initials"})  # the player named the section
-WORD_SIGNALS = frozenset({"text", "contains"})  # the question's words pointed at the section
-# A section the words point at is no answer when its meaning is under half a standard deviation
-# above the pack's average for the question: on the players' files every right answer stood
-# above 0.8 and everything under 0.5 was wrong or a question the document cannot answer
-# ("타이머 맞춰놓고 할까?"), so the words had matched by accident.
-MIN_MEANING = 0.5
+POINTED = frozenset({"fuzzy", "prefix"})  # a title nearly typed: evidence, not a name
 SHOWN = 3  # results a reply lists before "more"
+
+# Points of the name ladder (a name typed is the strongest evidence there is; set by hand, in
+# the order a player means them: a number, a title as typed, a title after a typo repair...).
+NAME_POINTS = {
+    "exact": 95.0,  # the whole query is a title, alias or lexicon name (times the name's weight)
+    "repaired": 90.0,  # ... once a misspelt word is repaired
+    "inline number": 90.0,  # "79.1" written inside a question
+    "initials": 88.0,  # ㅍㄱ, the initials of a Hangul title
+    "initials prefix": 55.0,  # the start of a title's initials, plus up to 20 by how much is typed
+    "fuzzy": 84.0,  # a title within the edit budget, less 8 per edit
+    "prefix": 62.0,  # the start of a title, plus up to 25 by how much is typed
+    "contained": 25.0,  # a title inside a longer question, up to three times by its share of it
+}
+
+# The ranking of every other section: a linear score over the evidence, its weights fitted by
+# `bot.py eval --fit` (a conditional logit: the expected section against every other section of
+# its pack, on the players' files, with one pack left out to check that it carries over). All
+# fitted but `pointed`, set by hand: no players' question is a misspelt title alone, and a title
+# nearly typed should still come before what the words merely suggest.
+RANK_FEATURES = ("z", "z2", "coverage", "bm25", "contained", "pointed")
+RANK_WEIGHTS = {"z": 1.12, "z2": 0.66, "coverage": 2.85, "bm25": 1.90, "contained": 1.74, "pointed": 3.0}
+RANK_SCALE = 10.0  # a unit of the fitted score is ten points, the name ladder's scale
+# Within a section, the rule to highlight: its BM25 share of the best document's, plus this much
+# per standard deviation of its passage's z (set by hand: the words say which rule holds the
+# question's terms, the meaning breaks ties between rules that hold them alike).
+RULE_Z_WEIGHT = 0.075
+
+# --- the answer decision ------------------------------------------------------------------------
+ANSWER_FEATURES = ("z", "coverage", "named", "foreign", "cosine", "known")
+# Logistic coefficients, fitted (eval --fit on all the players' files, calibration.L2); the second
+# set is for lexical-only search (no model, or autocomplete), without the meaning's features.
+ANSWER_MODEL = {"intercept": -2.91, "z": 0.63, "coverage": 1.80, "named": 0.70, "foreign": 0.59, "cosine": 2.03, "known": 0.55}
+ANSWER_MODEL_WORDS_ONLY = {
+    "intercept": -1.00,
+    "z": 0.0,
+    "coverage": 1.21,
+    "named": 1.49,
+    "foreign": 0.34,
+    "cosine": 0.0,
+    "known": 1.58,
+}
+# The best cosine enters as (cosine - 0.8) / 0.1: e5's cosines sit near 0.8 and a tenth is a large
+# step, so its coefficient reads on the scale of the others' (a rescaling: the fit is the same).
+COSINE_CENTRE, COSINE_STEP = 0.8, 0.1
+ANSWER_THRESHOLD = 0.5  # answer when an answer is likelier right than not
+# Chat mode answers outright only above this; below, it offers "did you mean" with the list
+# (a wrong answer in a channel costs more than one more click).
+CONFIDENT = 0.75
 
 
 @dataclass(frozen=True)
-class DenseView:
-    """One question's dense evidence over one pack: a z-score per section (its best passage)
-    and per passage, on the same scale."""
+class WordEvidence:
+    """What the question's words say, per section: its share of the question's information
+    (coverage), its BM25 relative to the best section's, and the points of a name of it the
+    question contains (/100); and every document's BM25, from which the rule is chosen."""
 
-    section_z: dict[str, float]
-    doc_z: np.ndarray
+    doc_scores: dict[int, float]
+    coverage: dict[str, float]
+    bm25: dict[str, float]
+    contained: dict[str, float]
+    known: float = 0.0  # the share of the question's information the pack has anywhere
 
 
-def dense_view(matrix: np.ndarray, doc_sections: list[str], query: np.ndarray) -> DenseView | None:
-    if not len(matrix):
-        return None
-    sims = matrix @ query
-    best: dict[str, float] = {}
-    for section, sim in zip(doc_sections, sims.tolist()):
-        if sim > best.get(section, -2.0):
-            best[section] = sim
-    values = np.fromiter(best.values(), dtype=np.float64)
-    spread = float(values.std()) or 1.0
-    mean = float(values.mean())
-    return DenseView({s: (v - mean) / spread for s, v in best.items()}, (sims - mean) / spread)
+def rank_features(section: str, view: DenseView | None, words: WordEvidence, how: str | None) -> dict[str, float]:
+    return {
+        "z": view.section_z.get(section, 0.0) if view is not None else 0.0,
+        "z2": view.section_z2.get(section, 0.0) if view is not None else 0.0,
+        "coverage": words.coverage.get(section, 0.0),
+        "bm25": words.bm25.get(section, 0.0),
+        "contained": words.contained.get(section, 0.0),
+        "pointed": float(how in POINTED),
+    }
 
 
 def fuse(
-    lexical: dict[str, list],
+    best: dict[str, list],
     view: DenseView | None,
-    weight: float = DENSE_WEIGHT,
+    words: WordEvidence,
+    weights: dict[str, float] = RANK_WEIGHTS,
 ) -> dict[str, list]:
-    """Section -> [fused score, lexical rule, how]. Sections named by number, title or initials
-    stay above the rest; the others are ranked by the fused score."""
-    if view is None or weight <= 0:
-        return {s: list(v) for s, v in lexical.items()}
-    named = [v[0] for v in lexical.values() if v[2] in NAME_SIGNALS]
+    """Section -> [score, rule, how]: the sections the player named (number, title, initials)
+    first, as the name ladder scores them; every other section the words or the meaning reach
+    (the whole pack when the model reads the question) by its fitted score, below them."""
+    named = [v[0] for v in best.values() if v[2] in NAME_SIGNALS]
     ceiling = min(named) if named else None  # nothing fused may pass what the player named
+    sections = set(best) | set(words.coverage) | set(words.contained) | (set(view.section_z) if view else set())
     out: dict[str, list] = {}
-    for section, z in view.section_z.items():
-        entry = lexical.get(section)
+    words_score: dict[str, float] = {}  # the same score without the meaning: the words' ranking
+    for section in sections:
+        entry = best.get(section)
         if entry and entry[2] in NAME_SIGNALS:
             out[section] = list(entry)
             continue
-        score = (entry[0] if entry else 0.0) + weight * 10 * z
+        how = entry[2] if entry else None
+        x = rank_features(section, view, words, how)
+        score = RANK_SCALE * sum(weights[f] * x[f] for f in RANK_FEATURES)
         if ceiling is not None:
             score = min(score, ceiling - 1)
-        out[section] = [score, entry[1] if entry else None, entry[2] if entry else "dense"]
-    _keep_first_choices(out, lexical, view)
+        if not how:
+            how = "contains" if x["contained"] else "text" if x["coverage"] else "dense"
+        out[section] = [score, entry[1] if entry else None, how]
+        words_score[section] = score - RANK_SCALE * (weights["z"] * x["z"] + weights["z2"] * x["z2"])
+    if view is not None:
+        firsts = [max(view.section_z, key=view.section_z.__getitem__)]
+        if words.coverage or words.contained:
+            firsts.append(max(words_score, key=words_score.__getitem__))
+        _keep_first_choices(out, firsts)
     return out
 
 
-def _keep_first_choices(fused: dict[str, list], lexical: dict[str, list], view: DenseView) -> None:
-    """Each ranker's first choice stays among the first SHOWN results. Where the two disagree,
-    one of them is right more often than the sum of their scores can tell (on the players'
-    files the dense ranker alone has the answer in its first three 97 times in 100, the fusion
-    92), and a reply lists three sections: so both first choices are offered, the fused order
+def _keep_first_choices(fused: dict[str, list], firsts: list[str]) -> None:
+    """Each ranker's first choice (the meaning's, the words') stays among the first SHOWN
+    results. Where the two disagree, one of them is right more often than one sum of their
+    evidence can tell, and a reply lists three sections: so both are offered, the fused order
     deciding only which comes first."""
-    firsts = [max(view.section_z, key=view.section_z.__getitem__)]
-    if lexical:
-        firsts.append(max(lexical, key=lambda s: lexical[s][0]))
     ranked = sorted(fused, key=lambda s: -fused[s][0])
     late = [s for s in dict.fromkeys(firsts) if s in ranked[SHOWN:]]
     if not late:
@@ -106,20 +165,79 @@ def _keep_first_choices(fused: dict[str, list], lexical: dict[str, list], view: 
         fused[section][0] = floor - step * 1e-6
 
 
-def best_rule(
-    docs: list[tuple[int, str | None]],
-    view: DenseView | None,
-    doc_scores: dict[int, float],
-    weight: float = DENSE_WEIGHT,
-) -> str | None:
+def evidence(
+    fused: dict[str, list], view: DenseView | None, words: WordEvidence, foreign: float
+) -> dict[str, dict[str, float] | None]:
+    """Section -> its ranking and answer features; None for a section the player named (number,
+    title, initials), which answers whatever the features say."""
+    out: dict[str, dict[str, float] | None] = {}
+    for section, (_, _, how) in fused.items():
+        if how in NAME_SIGNALS:
+            out[section] = None
+            continue
+        x = rank_features(section, view, words, how)
+        x["named"] = float(x["contained"] > 0 or x["pointed"] > 0)
+        x["foreign"] = foreign
+        x["cosine"] = (view.best_cosine - COSINE_CENTRE) / COSINE_STEP if view is not None else 0.0
+        x["known"] = words.known
+        out[section] = x
+    return out
+
+
+def probability(values: dict[str, float], model: dict[str, float]) -> float:
+    logit = model["intercept"] + sum(model[f] * values[f] for f in ANSWER_FEATURES)
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, logit))))
+
+
+def confidences(evidence: dict[str, dict[str, float] | None], with_meaning: bool) -> dict[str, float]:
+    """Section -> the probability that it answers the question (1 where the player named it)."""
+    model = ANSWER_MODEL if with_meaning else ANSWER_MODEL_WORDS_ONLY
+    return {s: 1.0 if values is None else probability(values, model) for s, values in evidence.items()}
+
+
+@dataclass(frozen=True)
+class DenseView:
+    """One question's dense evidence over one pack: a z-score per section (its best passage)
+    and per passage, on the same scale."""
+
+    section_z: dict[str, float]
+    doc_z: np.ndarray
+    best_cosine: float = 0.0  # the best passage's cosine: how close the pack comes at all
+    section_z2: dict[str, float] = field(default_factory=dict)  # z of its two best passages' mean
+
+
+def dense_view(matrix: np.ndarray, doc_sections: list[str], query: np.ndarray) -> DenseView | None:
+    if not len(matrix):
+        return None
+    sims = matrix @ query
+    by_section: dict[str, list[float]] = {}
+    for section, sim in zip(doc_sections, sims.tolist()):
+        by_section.setdefault(section, []).append(sim)
+    best = {s: max(v) for s, v in by_section.items()}
+    values = np.fromiter(best.values(), dtype=np.float64)
+    spread = float(values.std()) or 1.0
+    mean = float(values.mean())
+    # the section as a whole: the mean of its two best passages, on its own z scale
+    pair = {s: sum(sorted(v)[-2:]) / len(sorted(v)[-2:]) for s, v in by_section.items()}
+    pvalues = np.fromiter(pair.values(), dtype=np.float64)
+    pspread, pmean = float(pvalues.std()) or 1.0, float(pvalues.mean())
+    return DenseView(
+        {s: (v - mean) / spread for s, v in best.items()},
+        (sims - mean) / spread,
+        float(values.max()),
+        {s: (v - pmean) / pspread for s, v in pair.items()},
+    )
+
+
+def best_rule(docs: list[tuple[int, str | None]], view: DenseView | None, doc_scores: dict[int, float]) -> str | None:
     """The rule to highlight among a section's passages [(position in the pack, rule id)]: the
-    best BM25 share plus the weighted z of the passage."""
+    best BM25 share plus RULE_Z_WEIGHT times the z of the passage."""
     top = max(doc_scores.values(), default=0.0) or 1.0
     best, best_score = None, float("-inf")
     for position, rule in docs:
         score = doc_scores.get(position, 0.0) / top
         if view is not None:
-            score += weight * float(view.doc_z[position]) / 10
+            score += RULE_Z_WEIGHT * float(view.doc_z[position])
         if score > best_score:
             best, best_score = rule, score
     return best

@@ -133,6 +133,7 @@ class PackIndex:
         n = len(pack.sections)
         self.n = n
         self.df: Counter = Counter(t for toks in self.section_tokens.values() for t in toks)
+        self.vocabulary_tokens = set(self.df)
         self.max_idf = math.log((n + 1) / 0.5)
         # A word neither the pack nor its lexicon uses cannot be matched. An unknown noun is
         # likely the question's topic (주식, 타이머): it weighs as much as the pack's average
@@ -270,11 +271,14 @@ class PackIndex:
         """The question's content words, each analysed, and the lexicon forms it uses (read-only:
         the result is shared through `_read`'s cache)."""
         norm = text.normalize(query)
-        words = [w for w in norm.split() if text.strip_particle(w) not in text.STOPWORDS and w not in text.STOPWORDS]
+        words = [w for w in _words_of(norm) if text.strip_particle(w) not in text.STOPWORDS and w not in text.STOPWORDS]
         analysed = {word: query_tokens(word, self.analyzer) for word in words}
         lemma_forms = {t[2:] for tokens in analysed.values() for t in tokens if t.startswith("L:")}
         lemma_forms |= set(self.analyzer.lemmas(query))
         query_words = {text.key(w) for w in norm.split()}
+        # English names of several words (space cannon, ground forces) as the question's word runs
+        latin = [text.singular(text.key(w)) for w in norm.split()]
+        query_words |= {"".join(latin[i:j]) for i in range(len(latin)) for j in range(i + 2, min(i + 4, len(latin)) + 1)}
         return words, analysed, self._lexicon_hits(query, text.key(query), lemma_forms, query_words)
 
     def official_terms(self, query: str, repaired: str | None = None) -> list[str]:
@@ -294,7 +298,8 @@ class PackIndex:
         groups: list[Group] = []
         for word in words:
             own = {t: w for t, w in analysed[word].items() if t[2:] not in text.STOPWORDS}
-            if not own or (self.analyzer.available and not any(t.startswith("L:") for t in own)):
+            hangul = any(map(text.is_syllable, word))
+            if not own or (hangul and self.analyzer.available and not any(t.startswith("L:") for t in own)):
                 continue  # the analyser found no content word in it: an ending, 있는, 거야 …
             wkey = text.key(word)
             expansions: list[dict[str, float]] = []
@@ -332,7 +337,7 @@ class PackIndex:
             elif kind == "cjk":
                 hit = key in qkey
             else:
-                hit = key in lemma_forms or key in query_words
+                hit = key in lemma_forms or key in query_words or text.singular(key) in query_words
             if hit:
                 out.append((key, term_index, weight))
         return out
@@ -401,6 +406,15 @@ class PackIndex:
         telling = math.log((self.n + 1) / (self.n / 4 + 0.5))
         return any(g.idf >= telling and g.credit(tokens) > 0 for g in groups)
 
+    def known(self, groups: list[Group]) -> float:
+        """Share of the question's information (IDF-weighted words) the pack holds anywhere: a
+        question the pack's words do not know at all (hello, 피자 왔다) is likely no rules
+        question, whatever section its meaning lands nearest."""
+        total = sum(g.idf for g in groups)
+        if not total:
+            return 0.0
+        return sum(g.idf * g.credit(self.vocabulary_tokens) for g in groups) / total
+
     def coverage(self, section: str, groups: list[Group]) -> float:
         """Share of the question's information (IDF-weighted words) that this section holds: a
         word counts in full when its own tokens are there, less when only its expansion is."""
@@ -409,6 +423,20 @@ class PackIndex:
         if not total:
             return 0.0
         return sum(g.idf * g.credit(tokens) for g in groups) / total
+
+
+def _words_of(norm: str) -> list[str]:
+    """A question's words: split at spaces, and Japanese, written without them, where the script
+    changes (歩兵を2つの惑星に -> 歩兵 | 惑星), hiragana runs left out: between kanji and katakana
+    they are the particles and endings."""
+    out: list[str] = []
+    for word in norm.split():
+        segments = text.japanese_segments(word)
+        if not segments or any(map(text.is_syllable, word)):
+            out.append(word)
+            continue
+        out += [seg for seg in segments if not all("\u3040" <= c <= "\u309f" for c in seg)]
+    return out
 
 
 def allowed_edits(jamo_len: int) -> int:

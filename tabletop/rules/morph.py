@@ -95,18 +95,6 @@ class Analyzer:
                 out.append((m.surface, first))
         return tuple(out)
 
-    def without_particles(self, sentence: str) -> str:
-        """The sentence with each word's trailing particles dropped ('캐리어에 태운 보병은' ->
-        '캐리어 태운 보병'): the same content in fewer tokens, for a reader with few to spare."""
-        words = []
-        for word in sentence.split():
-            parts = self.morphemes(word)
-            while len(parts) > 1 and parts[-1][1].startswith("J") and word.endswith(parts[-1][0]) and word != parts[-1][0]:
-                word = word[: -len(parts[-1][0])]
-                parts = parts[:-1]
-            words.append(word)
-        return " ".join(words)
-
     def lemmas(self, sentence: str) -> list[str]:
         """Content lemmas in order: nouns and roots as written, verbs as 터지다, 먹다."""
         out = []

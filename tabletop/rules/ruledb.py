@@ -19,7 +19,7 @@ import sqlite_utils
 
 from tabletop.core import text
 from tabletop.core.paths import RULES_DIR, rules_db_path
-from tabletop.rules import dense, morph
+from tabletop.rules import crossling, dense, morph
 from tabletop.rules.packs import Pack, PackError, Section, load_packs
 
 log = logging.getLogger(__name__)
@@ -34,6 +34,8 @@ BUILD_CODE = (
     _HERE / "morph.py",
     _HERE / "packs.py",
     _HERE / "dense.py",
+    _HERE / "crossling.py",
+    crossling.READINGS,
 )
 
 
@@ -45,7 +47,7 @@ def content_hash(rules_dir: Path = RULES_DIR) -> str:
     """A hash of every YAML source and of the code that turns them into the database."""
     h = hashlib.sha256(f"{SCHEMA_VERSION}\0{dense.MODEL_ID}".encode())
     for module in BUILD_CODE:  # a new tokeniser or layout also needs a rebuild
-        h.update(module.read_bytes())
+        h.update(module.read_bytes() if module.exists() else b"")  # a damaged install still builds
     for path in source_files(rules_dir):
         h.update(f"{rules_dir.name}/{path.relative_to(rules_dir).as_posix()}".encode())
         h.update(b"\0")
@@ -68,30 +70,50 @@ def _section_keys(pack: Pack) -> dict[str, str]:
     return by_key
 
 
-def _doc_rows(pack: Pack, analyzer: morph.Analyzer) -> list[dict]:
-    """Search documents, analysed once here: one per section intro and one per rule (so that the
-    rule that answers can be pointed at), each with its lemmas, bigrams and unigrams, and the
-    passage the embedding model reads."""
-    rows = []
+def passage_heading(section: Section) -> str:
+    """A section's names in every language the pack gives ("폭격 (유닛 능력) · Bombardment · 爆撃"):
+    the embedding model then meets a question's words in its own language before the rule's."""
+    others = [n for n in section.names.values() if n and n not in (section.title, section.full_title)]
+    return " · ".join([section.full_title, *dict.fromkeys(others)])
+
+
+def _parts(pack: Pack) -> list[tuple[Section, str | None, str, str]]:
+    """(section, rule id or None for the intro, the text searched, the passage the embedding
+    model reads) for each search document: a section's intro and each of its rules."""
+    out = []
     for s in pack.sections:
-        heading = s.full_title + (f" ({s.name_en})" if s.name_en else "")
-        if s.names.get("ko", s.title) != s.title:  # a Japanese section, named for Korean readers too
-            heading += f" · {s.names['ko']}"
+        heading = passage_heading(s)
         parts = [(None, [s.title, s.intro])] + [(r.id, [r.heading, *r.lines()]) for r in s.rules]
         for rule_id, lines in parts:
             body = "\n".join(x for x in lines if x)
-            big, uni = text.tokens(body)
-            rows.append(
-                {
-                    "pack": pack.id,
-                    "section": s.id,
-                    "rule": rule_id,
-                    "lemmas": " ".join(analyzer.lemmas(body)),
-                    "bigrams": " ".join(big),
-                    "unigrams": " ".join(uni),
-                    "passage": dense.passage_text(heading, "\n".join(x for x in lines[1:] if x) if rule_id is None else body),
-                }
-            )
+            passage = dense.passage_text(heading, "\n".join(x for x in lines[1:] if x) if rule_id is None else body)
+            out.append((s, rule_id, body, passage))
+    return out
+
+
+def passages(rules_dir: Path = RULES_DIR) -> list[str]:
+    """Every passage the embedding model reads, in every pack (tools/ship_vectors.py ships them)."""
+    return [passage for pack in load_packs(rules_dir) for *_, passage in _parts(pack)]
+
+
+def _doc_rows(pack: Pack, analyzer: morph.Analyzer) -> list[dict]:
+    """Search documents, analysed once here, each with its lemmas, bigrams and unigrams, and the
+    passage the embedding model reads."""
+    rows = []
+    for s, rule_id, body, passage in _parts(pack):
+        indexed = crossling.with_reading(body)  # a Japanese rule's kanji words, read in Korean too
+        big, uni = text.tokens(indexed)
+        rows.append(
+            {
+                "pack": pack.id,
+                "section": s.id,
+                "rule": rule_id,
+                "lemmas": " ".join(analyzer.lemmas(indexed)),
+                "bigrams": " ".join(big),
+                "unigrams": " ".join(uni),
+                "passage": passage,
+            }
+        )
     return rows
 
 

@@ -26,17 +26,15 @@ import functools
 import re
 import sqlite3
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from rapidfuzz.distance import Levenshtein
 
 from tabletop.core import text
-from tabletop.rules import dense, fusion, morph
+from tabletop.rules import crossling, dense, fusion, morph
 from tabletop.rules.lexical import (
     CENTRAL_TOPIC,
-    FULL_COVERAGE,
-    MIN_COVERAGE,
     SIBLING_SHARE,
     Doc,
     MissingTopic,
@@ -45,8 +43,6 @@ from tabletop.rules.lexical import (
 )
 
 MAX_QUERY_CHARS = 200  # longer input is refused by the front ends with a message
-MIN_SCORE = 30.0  # below this a section is not offered at all
-CONFIDENT_SCORE = 60.0  # below this, chat mode offers "did you mean" instead of an answer
 
 _NUMBER_RE = re.compile(r"^(?:§|제)?\s*(\d{1,4})(?:\s*[.\-·:]\s*(\d{1,3}))?\s*\.?\s*(?:조|항)?$")
 _INLINE_RULE_RE = re.compile(r"(?<![\d.])(\d{1,4})\.(\d{1,3})(?![\d])")
@@ -61,13 +57,21 @@ class Result:
     title: str  # the section's full title, for lists
     how: str  # which signal decided: number, exact, initials, fuzzy, prefix, contains, text, dense
     absent: MissingTopic | None = None  # the topic asked about, which has no entry of its own
+    confidence: float = 1.0  # the answer decision's probability that this section answers
+    evidence: dict[str, float] | None = field(default=None, compare=False)  # its features, unless named
 
     @property
     def confident(self) -> bool:
-        return self.score >= CONFIDENT_SCORE
+        return self.confidence >= fusion.CONFIDENT
 
     def as_dict(self) -> dict:
-        out: dict[str, object] = {"id": self.section, "title": self.title, "rule": self.rule, "score": round(self.score, 2)}
+        out: dict[str, object] = {
+            "id": self.section,
+            "title": self.title,
+            "rule": self.rule,
+            "score": round(self.score, 2),
+            "confidence": round(self.confidence, 3),
+        }
         if self.absent:  # answered from a section that mentions a topic the document lacks
             out["absent"] = self.absent.as_dict()
         return out
@@ -88,10 +92,14 @@ class SearchEngine:
         self.conn: sqlite3.Connection = compendium.conn
         self.analyzer = morph.Analyzer(compendium.user_dictionary)
         self.embedder = embedder or dense.embedder()
-        self.dense_weight = fusion.DENSE_WEIGHT
+        self.rank_weights = dict(fusion.RANK_WEIGHTS)  # eval --fit tries others
+        self.answer_threshold = fusion.ANSWER_THRESHOLD  # eval --fit lowers it to see every top result
+        self.ranks_words = True  # False: the meaning alone ranks (eval's check that fusion loses nothing)
         self._indexes: dict[str, PackIndex] = {}
         self._vectors: dict[str, np.ndarray] = {}
-        self._embed = functools.lru_cache(maxsize=512)(self.embedder.query)  # a question asked again
+        self._embed = functools.lru_cache(maxsize=2048)(
+            self.embedder.query
+        )  # a question asked again (eval asks each once per weight)
 
     def index(self, game: str) -> PackIndex | None:
         """A pack's index, built when the pack is first searched: a session that only asks about
@@ -134,12 +142,16 @@ class SearchEngine:
         """Whether questions are ranked by meaning too (False: lexical only, and why is logged)."""
         return self.embedder.available
 
-    def _dense_view(self, index: PackIndex, query: str, repaired: str, weight: float) -> fusion.DenseView | None:
+    def _dense_view(self, index: PackIndex, query: str, read: str) -> fusion.DenseView | None:
+        """The question's meaning against every passage of the pack: the whole question, then
+        the rules' terms for its slang and its other-language names ('커토 받으면 … (지휘 토큰)')."""
         vectors = self._vectors.get(index.pack.id)
-        if weight <= 0 or vectors is None or not len(vectors):
+        if vectors is None or not len(vectors):
             return None
-        terms = index.official_terms(query, repaired)
-        qvec = self._embed(self.embedder.within_budget(query, terms, self.analyzer.without_particles))
+        terms = index.official_terms(query, read)
+        if index.pack.language == "ko":
+            terms += [w for w in crossling.hangul_reading(query).split() if w not in terms]
+        qvec = self._embed(f"{query} ({', '.join(terms)})" if terms else query)
         if qvec is None:
             return None
         return fusion.dense_view(vectors, [d.section for d in index.docs], qvec)
@@ -152,7 +164,7 @@ class SearchEngine:
         index = self.index(game)
         if index is None or not isinstance(query, str) or limit <= 0:
             return []
-        query = query[: MAX_QUERY_CHARS * 2]
+        query = query[:MAX_QUERY_CHARS]
         norm = text.normalize(query)
         qkey = text.key(query)
         if not qkey:
@@ -169,80 +181,61 @@ class SearchEngine:
             if number:
                 offer(*number)
             return self._finish(index, best, limit)
-
         for name in index.exact.get(qkey, ()):
-            offer(name.section, 95 * name.weight + index.prior[name.section], name.rule, "exact")
+            offer(name.section, fusion.NAME_POINTS["exact"] * name.weight + index.prior[name.section], name.rule, "exact")
         if best and limit == 1:  # the whole query is a name: nothing can outrank it (/rule's path)
             return self._finish(index, best, limit)
-
         if text.is_initials_query(query):
-            for name in index.names:
-                if not name.hangul:
-                    continue
-                if name.initials == qkey:
-                    offer(name.section, 88 * name.weight + index.prior[name.section], name.rule, "initials")
-                elif name.initials.startswith(qkey):
-                    offer(name.section, 55 + 20 * len(qkey) / len(name.initials), name.rule, "initials")
+            self._initials(index, qkey, offer)
             return self._finish(index, best, limit)
 
         repaired = self._repaired(index, norm)
         rkey = text.key(repaired)
         if repaired != norm:
             for name in index.exact.get(rkey, ()):
-                offer(name.section, 90 * name.weight + index.prior[name.section], name.rule, "exact")
+                offer(name.section, fusion.NAME_POINTS["repaired"] * name.weight + index.prior[name.section], name.rule, "exact")
         if not best:
             self._fuzzy(index, qkey, offer)
-
         for m in _INLINE_RULE_RE.finditer(norm):
             s = self.compendium.section_by_number(game, int(m.group(1)))
             rid = f"{int(m.group(1))}.{int(m.group(2))}"
             if s and s.rule(rid):
-                offer(s.id, 90, rid, "number")
+                offer(s.id, fusion.NAME_POINTS["inline number"], rid, "number")
 
-        exact = {sid for sid, entry in best.items() if entry[2] == "exact"}
-        doc_scores = self._words(index, repaired, rkey, offer, skip=exact)
-        if exact:  # a name typed exactly outranks anything the words merely suggest
-            for sid, entry in best.items():
-                if sid not in exact:
-                    entry[0] = min(entry[0], 90.0)
-        absent = None
-        central = [m for m in self._missing(index, rkey) if index.rarity(text.key(m.name)) >= CENTRAL_TOPIC]
-        if central:
-            # The question is about a topic this document has no section for (우주 전투 in
-            # TI4's 62-89). Asked by its name alone, the honest answer is `missing`; asked
-            # about more, the answer is the best rule among the sections that mention it.
-            topic_keys = {k for m in central for t, keys in index.topics if t is m for k in keys}
-            rest = [
-                g
-                for g in index.groups(_without(repaired, topic_keys))
-                if not g.terms & topic_keys and any(len(tok) > 3 for tok in g.own)  # a lone letter asks nothing
-            ]
-            mentioned = {sid for m in central for sid in m.mentions}
-            for sid in [sid for sid, entry in best.items() if entry[2] == "text"]:
-                if not rest or sid not in mentioned:
-                    del best[sid]
-            if rest and mentioned:
-                absent = central[0]
-                for sid in mentioned:
-                    offer(sid, 0.0, None, "text")
-        if not best:
+        read = crossling.with_reading(repaired)  # a question's kanji words, read in Korean too
+        words = self._words(index, read, rkey) if self.ranks_words else fusion.WordEvidence({}, {}, {}, {})
+        absent = self._absent_topic(index, read, best)
+        if absent is False:
+            return []  # the question is a topic the document lacks, and asks nothing more
+        view = self._dense_view(index, norm, read) if dense else None
+        fused = fusion.fuse(best, view, words, self.rank_weights)
+        evidence = fusion.evidence(fused, view, words, crossling.foreign_share(query, index.pack.language))
+        confidence = fusion.confidences(evidence, view is not None)
+        if not fused or confidence[max(fused, key=lambda sid: fused[sid][0])] < self.answer_threshold:
             return []
-        view = self._dense_view(index, norm, repaired, self.dense_weight) if dense else None
-        if view is not None:  # words alone are not enough where the meaning is far off
-            for sid in [sid for sid, e in best.items() if e[2] in fusion.WORD_SIGNALS]:
-                if view.section_z.get(sid, 0.0) < fusion.MIN_MEANING:
-                    del best[sid]
-            if not best:
-                return []
-        fused = fusion.fuse(best, view, self.dense_weight if dense else 0.0)
         for sid, entry in fused.items():
             if entry[2] not in fusion.NAME_SIGNALS:
                 docs = [(d.position, d.rule) for d in index.section_docs.get(sid, ())]
-                entry[1] = fusion.best_rule(docs, view, doc_scores, self.dense_weight) if docs else entry[1]
-        # Once the words say the pack answers, every section the fusion ranked may be listed:
-        # the dense ranker's second and third choices are often the answer the words missed.
-        keep = set(fused) if view is not None else set(best)
-        return self._finish(index, fused, limit, keep, absent)
+                entry[1] = fusion.best_rule(docs, view, words.doc_scores) if docs else entry[1]
+        return self._finish(index, fused, limit, absent if isinstance(absent, MissingTopic) else None, confidence, evidence)
+
+    def _absent_topic(self, index: PackIndex, read: str, best: dict) -> MissingTopic | bool | None:
+        """A topic the document has no section for (우주 전투 in TI4's 62-89) that the question is
+        about: False when the question is just its name (the honest answer is `missing`), the
+        topic when it asks more (an answer from a section that mentions it says the topic has no
+        entry of its own), None otherwise."""
+        central = [m for m in self._missing(index, read) if index.rarity(text.key(m.name)) >= CENTRAL_TOPIC]
+        if not central:
+            return None
+        topic_keys = {k for m in central for t, keys in index.topics if t is m for k in keys}
+        rest = [
+            g
+            for g in index.groups(_without(read, topic_keys))
+            if not g.terms & topic_keys and any(len(tok) > 3 for tok in g.own)  # a lone letter asks nothing
+        ]
+        if not rest or not central[0].mentions:
+            return False if not any(e[2] in fusion.NAME_SIGNALS for e in best.values()) else None
+        return central[0]
 
     def number_range(self, query: str, game: str) -> tuple[int, int] | None:
         """The pack's first and last section numbers when the query is a rule or section number
@@ -283,18 +276,41 @@ class SearchEngine:
         real_word = len(qkey) >= 2 and qkey in index.corpus_keys
         for name in index.names:
             if len(name.key) >= 2 and name.key.startswith(qkey) and len(qkey) >= 2:
-                offer(name.section, (62 + 25 * len(qkey) / len(name.key)) * name.weight, name.rule, "prefix")
+                offer(
+                    name.section,
+                    (fusion.NAME_POINTS["prefix"] + 25 * len(qkey) / len(name.key)) * name.weight,
+                    name.rule,
+                    "prefix",
+                )
             if budget == 0 or real_word:
                 continue
             d = Levenshtein.distance(qjamo, name.jamo, score_cutoff=budget)
             if not name.hangul and name.jamo.endswith("s"):  # English plurals: modifier(s)
                 d = min(d, Levenshtein.distance(qjamo.rstrip("s"), name.jamo[:-1], score_cutoff=budget))
             if d <= budget:
-                offer(name.section, (84 - 8 * d) * name.weight + index.prior[name.section], name.rule, "fuzzy")
+                offer(
+                    name.section,
+                    (fusion.NAME_POINTS["fuzzy"] - 8 * d) * name.weight + index.prior[name.section],
+                    name.rule,
+                    "fuzzy",
+                )
 
-    def _words(self, index: PackIndex, query: str, qkey: str, offer, skip=()) -> dict[int, float]:
-        """Offer the sections a contained name or the question's words point at; return every
-        document's BM25 score (by position), from which the rule within a section is chosen."""
+    def _initials(self, index: PackIndex, qkey: str, offer) -> None:
+        """Names whose initial consonants the query is (ㅍㄱ), or begins (a title still being typed)."""
+        for name in index.names:
+            if not name.hangul:
+                continue
+            if name.initials == qkey:
+                offer(
+                    name.section, fusion.NAME_POINTS["initials"] * name.weight + index.prior[name.section], name.rule, "initials"
+                )
+            elif name.initials.startswith(qkey):
+                score = fusion.NAME_POINTS["initials prefix"] + 20 * len(qkey) / len(name.initials)
+                offer(name.section, score, name.rule, "initials")
+
+    def _words(self, index: PackIndex, query: str, qkey: str) -> fusion.WordEvidence:
+        """What the question's words say of every section: the names it contains, its share of
+        the question's information, its BM25 (and every document's, for the rule to highlight)."""
         words = set(text.normalize(query).split())
         stems = {text.strip_particle(w) for w in words}
         contained: dict[str, float] = {}
@@ -304,10 +320,10 @@ class SearchEngine:
             if name.hangul or name.cjk:
                 hit = name.key in qkey and (len(name.key) >= 2 or name.key in stems)
             else:
-                hit = len(name.key) >= 3 and all(p in words for p in name.words)
+                hit = len(name.key) >= 3 and all(p in words or p in stems for p in name.words)  # PDS가
             if hit:
                 share = len(name.key) / len(qkey)
-                score = (25 + 50 * share) * index.specificity(name.key) * name.weight
+                score = fusion.NAME_POINTS["contained"] * (1 + 2 * share) * index.specificity(name.key) * name.weight
                 contained[name.section] = max(contained.get(name.section, 0), score)
 
         groups = index.groups(query)
@@ -327,33 +343,38 @@ class SearchEngine:
             total = scored[0][0] + SIBLING_SHARE * sum(s for s, _ in scored[1:])
             section_text[sid] = (total, scored[0][1])
         top = max((v[0] for v in section_text.values()), default=0.0) or 1.0
-        for sid in (set(contained) | set(section_text)) - set(skip):
-            coverage = index.coverage(sid, groups)
-            text_score, rule = section_text.get(sid, (0.0, None))
-            text_part = 40 * coverage + 10 * text_score / top if coverage else 0.0
-            if sid in contained:
-                offer(sid, 20 + contained[sid] + text_part + index.prior[sid], rule, "contains")
-            elif coverage >= MIN_COVERAGE and (coverage >= FULL_COVERAGE or index.shares_a_telling_word(sid, groups)):
-                offer(sid, 20 + text_part + index.prior[sid], rule, "text")
-        return doc_scores
+        return fusion.WordEvidence(
+            doc_scores,
+            {sid: index.coverage(sid, groups) for sid in set(contained) | set(section_text)},
+            {sid: score / top for sid, (score, _) in section_text.items()},
+            {sid: score / 100 for sid, score in contained.items()},
+            index.known(groups),
+        )
 
     def _finish(
         self,
         index: PackIndex,
         best: dict,
         limit: int,
-        keep: frozenset[str] | set[str] = frozenset(),
         absent: MissingTopic | None = None,
+        confidence: dict[str, float] | None = None,
+        evidence: dict[str, dict[str, float] | None] | None = None,
     ) -> list[Result]:
-        """Results by score; MIN_SCORE cuts weak lexical guesses, except the sections in `keep`."""
+        """Results by score, each with the answer decision's confidence in it."""
         results = [
-            Result(index.pack.id, sid, rule, score, self.compendium.known_section(index.pack.id, sid).full_title, how)
+            Result(
+                index.pack.id,
+                sid,
+                rule,
+                score,
+                self.compendium.known_section(index.pack.id, sid).full_title,
+                how,
+                absent if absent is not None and sid in absent.mentions else None,
+                confidence.get(sid, 0.0) if confidence is not None else 1.0,
+                (evidence or {}).get(sid),
+            )
             for sid, (score, rule, how) in best.items()
-            if score >= MIN_SCORE or sid in keep
         ]
-        results.sort(key=lambda r: (-r.score, self.compendium.known_section(r.pack, r.section).number))
-        if absent is not None and results:  # the topic asked about has no entry of its own
-            results = [Result(r.pack, r.section, r.rule, r.score, r.title, r.how, absent) for r in results]
         results.sort(key=lambda r: (-r.score, self.compendium.known_section(r.pack, r.section).number))
         return results[:limit]
 
@@ -364,10 +385,21 @@ class SearchEngine:
         index = self.index(game)
         if index is None or not isinstance(query, str):
             return []
-        return self._missing(index, text.key(self._repaired(index, text.normalize(query[: MAX_QUERY_CHARS * 2]))))
+        return self._missing(index, self._repaired(index, text.normalize(query[:MAX_QUERY_CHARS])))
 
-    def _missing(self, index: PackIndex, qkey: str) -> list[MissingTopic]:
-        out = [t for t in index.topics if any(len(f) >= 2 and f in qkey for f in t[1])]
+    def _missing(self, index: PackIndex, query: str) -> list[MissingTopic]:
+        """The topics named in the question as whole words (의장이 동점이면 does not name 이동),
+        or anywhere in it for a Japanese name, which is written without spaces."""
+        qkey, keys = text.key(query), text.word_keys(query)
+
+        def named(form: str) -> bool:
+            if len(form) < 2:
+                return False
+            if any(0x3040 <= ord(c) <= 0x9FFF for c in form):
+                return form in qkey
+            return text.contains_word(keys, form)
+
+        out = [t for t in index.topics if any(named(f) for f in t[1])]
         return [m for m, _ in sorted(out, key=lambda t: -len(text.key(t[0].name)))]
 
     # -------------------------------------------------------------------------------------

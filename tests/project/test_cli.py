@@ -7,7 +7,7 @@ import json
 import shutil
 from pathlib import Path
 
-from run_bot import run_bot
+from run_bot import CLONE_SKIPS, run_bot
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -64,8 +64,7 @@ def test_help_lists_commands(cli_env):
 
 def test_build_with_broken_yaml_exits_nonzero_and_keeps_database(tmp_path, cli_env):
     repo = tmp_path / "repo"
-    shutil.copytree(ROOT, repo, ignore=shutil.ignore_patterns(".git", "data", "__pycache__", ".venv*", "tests"))
-    (repo / "data").mkdir()
+    shutil.copytree(ROOT, repo, ignore=shutil.ignore_patterns(*CLONE_SKIPS, "tests"))
     env = {**cli_env, "RULES_DB": str(repo / "data" / "rules.db")}
     ok = run_bot(["build"], env, cwd=repo, app=repo)
     assert ok.returncode == 0, ok.stderr
@@ -109,7 +108,7 @@ def test_console_agenda_carries_over_between_sessions(cli_env, tmp_path):
 
 
 def test_a_first_start_says_the_rules_are_being_built(cli_env):
-    """The first build embeds every rule: the console says so instead of looking stuck."""
+    """The first start builds the rules database: the console says so instead of looking stuck."""
     out = run_bot(["rule", "79.1"], cli_env)
     assert out.returncode == 0 and "규칙 데이터베이스를 만드는 중" in out.stderr
     again = run_bot(["rule", "79.1"], cli_env)

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 from other_user import state_as_another_user
-from run_bot import run_bot
+from run_bot import CLONE_SKIPS, run_bot
 
 from tabletop.core.commands import Context, dispatch
 from tabletop.core.errors import UserError
@@ -100,9 +100,7 @@ def test_packs_that_cannot_be_rebuilt_are_served_from_the_database_that_is_there
 
 def test_a_broken_pack_keeps_dice_and_combat_working(tmp_path, cli_env):
     repo = tmp_path / "repo"
-    shutil.copytree(ROOT, repo, ignore=shutil.ignore_patterns(".git", "data", "__pycache__", ".venv*", "tests", "bench"))
-    (repo / "data").mkdir()
-    shutil.copytree(ROOT / "data" / "units", repo / "data" / "units")
+    shutil.copytree(ROOT, repo, ignore=shutil.ignore_patterns(*CLONE_SKIPS, "tests", "bench"))
     broken = repo / "rules" / "ti4" / "79.yaml"
     broken.write_text(broken.read_text(encoding="utf-8").replace("title: 폭격", "title: ''"), encoding="utf-8")
     env = {**cli_env, "RULES_DB": str(repo / "data" / "rules.db")}

@@ -27,11 +27,11 @@ def test_every_passage_is_embedded_with_the_database(compendium):
     assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-3)  # unit vectors: cosine is a dot
 
 
-def test_a_paraphrase_is_ranked_by_meaning_too(compendium):
-    """'Knocked on its side' is sustained damage (80): the words alone rank 68, 82 and 74; the
-    meaning brings 80 into the first three."""
-    query = "한 대 맞고 옆으로 눕혀놓은 배도 이동이나 수송은 그대로 돼?"
-    assert "80" not in [r.section for r in compendium.search.search(query, limit=3, dense=False)]
+def test_meaning_proposes_what_the_words_cannot_find(compendium):
+    """A Japanese paraphrase of sustain damage (80) shares no word with the Korean rules: the
+    words alone find nothing, and the meaning alone brings 80 into the first three."""
+    query = "攻撃を受けても一度だけ壊れずに耐えられる能力はいつ使う？"
+    assert compendium.search.search(query, limit=3, dense=False) == []
     assert "80" in [r.section for r in compendium.search.search(query, limit=3)]
 
 
@@ -49,6 +49,32 @@ def test_the_cache_returns_the_same_vectors_without_the_model(tmp_path):
     again = dense.embed_passages(texts, model=BrokenModel(), cache=cache)  # all from the cache
     assert first is not None and again is not None and np.array_equal(first, again)
     assert dense.embed_passages([*texts, "새 문장"], model=BrokenModel(), cache=cache) is None
+
+
+def test_every_bundled_passage_ships_its_vector(tmp_path):
+    """A fresh clone embeds nothing on its first start: every passage of the bundled packs has
+    its vector in the shipped file (after editing a pack: python tools/ship_vectors.py)."""
+    from tabletop.rules import ruledb
+
+    texts = ruledb.passages()
+    assert len(texts) > 1000
+    vectors = dense.embed_passages(texts, model=BrokenModel(), cache=tmp_path / "empty.db")
+    assert vectors is not None and vectors.shape == (len(texts), dense.DIMENSIONS)
+
+
+def test_an_edited_passage_is_embedded_and_never_read_from_the_shipped_file(tmp_path):
+    shipped = tmp_path / "shipped.db"
+    dense.ship(["폭격: 폭격 주사위를 굴립니다."], shipped)
+    assert (
+        dense.embed_passages(["폭격: 폭격 주사위를 굴립니다."], model=BrokenModel(), cache=tmp_path / "c.db", shipped=shipped)
+        is not None
+    )
+    assert (
+        dense.embed_passages(
+            ["폭격: 폭격 주사위를 두 번 굴립니다."], model=BrokenModel(), cache=tmp_path / "c.db", shipped=shipped
+        )
+        is None
+    )
 
 
 def test_a_question_about_a_topic_without_an_entry_is_answered_with_a_note(compendium):
@@ -77,59 +103,53 @@ def test_the_answer_says_the_topic_has_no_entry_of_its_own(compendium):
     assert "의장 (Speaker)" in reply.content and "62" in reply.embeds[0].title
 
 
-def test_the_model_reads_a_question_within_its_token_budget():
-    """The model's cost grows with every token: the rules' terms take at most half the budget,
-    and a question too long for the rest loses its tail, cut between words; a short question
-    is read whole with its terms."""
-    model = dense.embedder()
-    count = lambda t: model._load().token_count(t, True)  # noqa: E731
-    long_question = (
-        "상대 행성에 보병을 내렸는데 거기 있던 상대 PDS가 우주 포격을 쏘고 나서 지상 전투에서 둘 다 전멸하면 그 행성은 누구 거야?"
+class RecordingModel(dense.Embedder):
+    """The real model, keeping every question it was asked to read."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.read: list[str] = []
+
+    def query(self, text: str):
+        self.read.append(text)
+        return super().query(text)
+
+
+def test_the_model_reads_the_whole_question(compendium):
+    """No token budget cuts a question: its last words reach the model, followed by the rules'
+    terms for its slang and its other-language names."""
+    model = RecordingModel()
+    engine = SearchEngine(compendium, embedder=model)
+    question = (
+        "상대 행성에 인프 내렸는데 거기 있던 상대 pds가 우주 포격을 쏘고 나서 지상 전투에서 둘 다 전멸하면 "
+        "그 행성은 누구 거야? 그리고 그 다음 라운드에 내가 다시 내려도 돼?"
     )
-    assert count(long_question) > dense.QUERY_TOKENS
-    read = model.within_budget(long_question, ["지상 전투", "우주 포격"])
-    assert count(read) <= dense.QUERY_TOKENS
-    kept, _, terms = read.partition(" (")
-    assert terms == "지상 전투, 우주 포격)"
-    assert long_question.startswith(kept) and len(kept) < len(long_question) and long_question[len(kept)] == " "
-    many_terms = [f"용어{n}" for n in range(40)]
-    read = model.within_budget("폭격", many_terms)
-    assert read.startswith("폭격 (") and count(read) - count("") <= dense.QUERY_TOKENS // 2 + count("폭격") - count("")
-    assert model.within_budget("커토 받으면 어디 넣어?", ["지휘 토큰"]) == "커토 받으면 어디 넣어? (지휘 토큰)"
-    assert count(model.within_budget("가" * 200, [])) <= dense.QUERY_TOKENS
+    engine.search(question)
+    assert model.read and model.read[-1].startswith(question) and "보병" in model.read[-1][len(question) :]
+    engine.search("歩兵を2つの惑星に分けて降ろしたらどっちから戦う？")
+    assert "보병" in model.read[-1]  # the Japanese name 歩兵 brings the rules' own word
 
 
-def test_a_long_question_sheds_its_particles_before_its_tail(compendium):
-    """Dropping the particles (에, 을, 부터) keeps a question's content within the budget: the
-    question below fits whole without them, where cut as written it loses its last words."""
-    model = dense.embedder()
-    analyzer = compendium.search.analyzer
-    count = lambda t: model._load().token_count(t, True)  # noqa: E731
-    question = "보병을 두 행성에 나눠서 내렸는데 어느 쪽부터 싸워?"
-    compact = analyzer.without_particles(question)
-    assert compact == "보병 두 행성 나눠서 내렸는데 어느 쪽 싸워?"
-    assert count(question) > dense.QUERY_TOKENS >= count(compact)
-    assert model.within_budget(question, [], analyzer.without_particles) == compact
-    assert not model.within_budget(question, []).endswith("싸워?")  # without it, the tail is cut
-    short = "커토 받으면 어디에 넣어?"  # within the budget: read as written
-    assert model.within_budget(short, [], analyzer.without_particles) == short
-    assert analyzer.without_particles("Does Harrow hit my own ground forces?") == "Does Harrow hit my own ground forces?"
+def _words(coverage: dict[str, float]):
+    from tabletop.rules import fusion
+
+    return fusion.WordEvidence({}, coverage, dict.fromkeys(coverage, 1.0), {})
 
 
 def _view(z: dict[str, float]):
     from tabletop.rules import fusion
 
-    return fusion.DenseView(z, np.array(list(z.values())))
+    return fusion.DenseView(z, np.array(list(z.values())), 0.85, z)
 
 
 def test_each_rankers_first_choice_is_among_the_first_three():
-    """The dense ranker's favourite, far behind on words, still shows third; the lexical
-    favourite keeps its place; the rest follow the fused order."""
+    """The meaning's favourite, far behind on words, still shows third; the words' favourite
+    keeps its place; the rest follow the fused order."""
     from tabletop.rules import fusion
 
-    lexical = {"a": [90.0, None, "text"], "b": [80.0, None, "text"], "c": [70.0, None, "text"], "d": [60.0, None, "text"]}
-    z = {"a": 0.5, "b": 0.4, "c": 0.3, "d": 0.2, "e": 2.0}
-    fused = fusion.fuse(lexical, _view(z), weight=0.75)
+    words = _words({"a": 0.9, "b": 0.8, "c": 0.7, "d": 0.6})
+    z = {"a": 0.5, "b": 0.4, "c": 0.3, "d": 0.2, "e": 1.5}
+    fused = fusion.fuse({}, _view(z), words)
     ranked = sorted(fused, key=lambda s: -fused[s][0])
     assert ranked[:3] == ["a", "b", "e"]
     assert ranked[3:] == ["c", "d"]
@@ -138,9 +158,16 @@ def test_each_rankers_first_choice_is_among_the_first_three():
 def test_both_first_choices_late_take_the_last_two_places():
     from tabletop.rules import fusion
 
-    # the lexical favourite 'x' is pulled down by a very negative z; the dense favourite 'y' has no words
-    lexical = {"x": [60.0, None, "text"], "a": [59.0, None, "text"], "b": [58.0, None, "text"], "c": [57.0, None, "text"]}
-    z = {"x": -5.0, "a": 1.0, "b": 0.9, "c": 0.8, "y": 6.0}
-    fused = fusion.fuse(lexical, _view(z), weight=0.75)
+    # the words' favourite 'x' is pulled down by a very negative z; the meaning's favourite 'y' has no words
+    words = _words({"x": 0.9, "a": 0.6, "b": 0.58, "c": 0.57})
+    z = {"x": -5.0, "a": 1.0, "b": 0.9, "c": 0.8, "y": 3.0}
+    fused = fusion.fuse({}, _view(z), words)
     ranked = sorted(fused, key=lambda s: -fused[s][0])
     assert ranked[0] == "a" and set(ranked[1:3]) == {"x", "y"}, ranked
+
+
+def test_a_named_section_stays_above_everything_fused():
+    from tabletop.rules import fusion
+
+    fused = fusion.fuse({"n": [88.0, None, "initials"]}, _view({"n": -1.0, "y": 9.0}), _words({"y": 1.0}))
+    assert fused["n"][0] == 88.0 and fused["y"][0] < 88.0

@@ -1,0 +1,115 @@
+"""Search quality on the players' question files, as held-out sets judge it: floors for every
+file, the fusion never losing what one ranker knows, honest answers to what the documents lack,
+and both fitted models carrying over to a pack left out of their fit."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import EVAL
+
+from tabletop.rules import calibration, evaluation
+
+# Every players' file (written by people who never saw our files), and ours in their style, with
+# its floors (top-1, top-3): regression guards a little under today's figures, which the README
+# lists beside the wave's targets (0.85 / 0.93 in the pack's language, 0.80 / 0.90 across).
+FLOORS = {
+    "ti4_players.yaml": (0.85, 0.93),
+    "ti4_players_2.yaml": (0.78, 0.88),
+    "ti4_players_xling.yaml": (0.72, 0.77),
+    "ti4_own.yaml": (0.88, 0.93),
+    "galaxy_trucker_players.yaml": (0.84, 0.93),
+    "galaxy_trucker_players_2.yaml": (0.80, 0.84),
+    "galaxy_trucker_players_xling.yaml": (0.61, 0.72),
+    "galaxy_trucker_big_expansion_players.yaml": (0.61, 0.79),
+    "galaxy_trucker_big_expansion_players_xling.yaml": (0.44, 0.66),
+    "new_frontiers_players.yaml": (0.69, 0.86),
+    "new_frontiers_players_2.yaml": (0.70, 0.82),
+    "new_frontiers_players_xling.yaml": (0.55, 0.61),
+    "liftoff_players.yaml": (0.69, 0.95),
+    "liftoff_players_2.yaml": (0.67, 0.88),
+    "liftoff_players_xling.yaml": (0.38, 0.61),
+}
+
+
+def _game(compendium, file: str) -> str:
+    return evaluation.game_of_file(compendium, EVAL / file)
+
+
+def test_every_players_file_is_measured():
+    """A players' file added to tests/eval gets floors here, or this fails."""
+    assert {p.name for p in EVAL.glob("*players*.yaml")} | {"ti4_own.yaml"} == set(FLOORS)
+
+
+@pytest.mark.parametrize("file, floors", FLOORS.items())
+def test_floors_on_the_players_questions(compendium, file, floors):
+    result = evaluation.evaluate(compendium, evaluation.load_queries(EVAL / file), _game(compendium, file))
+    assert evaluation.failures(result, *floors, none_floor=0.0) == [], evaluation.report(result)
+
+
+def _top3(compendium, queries: list[dict], game: str, words: bool, dense: bool) -> float:
+    """Top-3 of one ranker or both, without the answer decision: what each ranking knows."""
+    engine = compendium.search
+    saved = engine.answer_threshold, engine.ranks_words, engine.search
+    engine.answer_threshold, engine.ranks_words = 0.0, words
+    engine.search = lambda q, g="ti4", limit=10, dense_=True: saved[2](q, g, limit, dense)  # type: ignore[method-assign]
+    try:
+        return evaluation.evaluate(compendium, queries, game)["overall"]["top3"]
+    finally:
+        engine.answer_threshold, engine.ranks_words = saved[0], saved[1]
+        del engine.search
+
+
+def test_the_fusion_never_loses_what_one_ranker_knows(compendium):
+    """Over every players' file together, the fused ranking's top three hold at least what the
+    better of the words alone and the meaning alone hold, less 0.02. (File by file it holds for
+    most; where one ranker is far better on a small file, the fusion is a question or two short:
+    see the README.)"""
+    totals = {"fused": 0.0, "words": 0.0, "meaning": 0.0}
+    for file in FLOORS:
+        game, queries = _game(compendium, file), evaluation.load_queries(EVAL / file)
+        n = sum(1 for q in queries if q.get("expect"))
+        totals["fused"] += n * _top3(compendium, queries, game, words=True, dense=True)
+        totals["words"] += n * _top3(compendium, queries, game, words=True, dense=False)
+        totals["meaning"] += n * _top3(compendium, queries, game, words=False, dense=True)
+    assert totals["fused"] >= max(totals["words"], totals["meaning"]) - 0.02 * sum(totals.values()) / 3, totals
+
+
+def test_most_questions_the_documents_cannot_answer_get_an_honest_reply(compendium):
+    """`none` questions of every players' file together are answered with nothing or with "this
+    topic has no entry here" at least half the time (each file holds two to eight; the wave's
+    target is 80%, see the README)."""
+    honest = total = 0
+    for file in FLOORS:
+        result = evaluation.evaluate(compendium, evaluation.load_queries(EVAL / file), _game(compendium, file))
+        nones = result["kinds"].get("none")
+        if nones:
+            honest += round(nones["none_honest"] * nones["queries"])
+            total += nones["queries"]
+    assert total >= 50 and honest / total >= 0.5, (honest, total)
+
+
+@pytest.fixture(scope="module")
+def players_files(compendium) -> dict[str, list[dict]]:
+    files: dict[str, list[dict]] = {}
+    for file in FLOORS:
+        files.setdefault(_game(compendium, file), []).extend(evaluation.load_queries(EVAL / file))
+    return files
+
+
+def test_the_ranking_fitted_on_other_packs_lifts_the_pack_left_out(compendium, players_files):
+    """Fitted on the other packs' files, the fused ranking beats the words alone on the pack left
+    out, and stays within 0.03 MRR of the meaning alone: it is no fit to one file."""
+    fitted = calibration.ranking_leave_one_pack_out(calibration.ranking_rows(compendium, players_files))
+    for pack, r in fitted["packs"].items():
+        assert r["fused"]["mrr"] > r["words_only"]["mrr"], (pack, r)
+        assert r["fused"]["mrr"] >= r["meaning_only"]["mrr"] - 0.03, (pack, r)
+
+
+def test_the_answer_decision_fitted_on_other_packs_carries_over(compendium, players_files):
+    """Fitted on the other packs, the answer decision is right on the pack left out about as often
+    as always answering, or more (within 0.02): refusing costs no pack its answers."""
+    from tabletop.rules import fusion
+
+    fitted = calibration.leave_one_pack_out(calibration.rows(compendium, players_files), fusion.ANSWER_FEATURES)
+    for pack, r in fitted["packs"].items():
+        assert r["accuracy"] >= r["always_answer"] - 0.02, (pack, r)
