@@ -60,7 +60,7 @@ NAME_POINTS = {
 # fitted but `pointed`, set by hand: no players' question is a misspelt title alone, and a title
 # nearly typed should still come before what the words merely suggest.
 RANK_FEATURES = ("z", "z2", "coverage", "bm25", "contained", "pointed")
-RANK_WEIGHTS = {"z": 1.12, "z2": 0.66, "coverage": 2.85, "bm25": 1.90, "contained": 1.74, "pointed": 3.0}
+RANK_WEIGHTS = {"z": 1.09, "z2": 0.69, "coverage": 2.82, "bm25": 1.94, "contained": 1.59, "pointed": 3.0}
 RANK_SCALE = 10.0  # a unit of the fitted score is ten points, the name ladder's scale
 # Within a section, the rule to highlight: its BM25 share of the best document's, plus this much
 # per standard deviation of its passage's z (set by hand: the words say which rule holds the
@@ -71,12 +71,12 @@ RULE_Z_WEIGHT = 0.075
 ANSWER_FEATURES = ("z", "coverage", "named", "foreign", "cosine", "known")
 # Logistic coefficients, fitted (eval --fit on all the players' files, calibration.L2); the second
 # set is for lexical-only search (no model, or autocomplete), without the meaning's features.
-ANSWER_MODEL = {"intercept": -2.91, "z": 0.63, "coverage": 1.80, "named": 0.70, "foreign": 0.59, "cosine": 2.03, "known": 0.55}
+ANSWER_MODEL = {"intercept": -2.92, "z": 0.63, "coverage": 1.83, "named": 0.69, "foreign": 0.59, "cosine": 2.03, "known": 0.52}
 ANSWER_MODEL_WORDS_ONLY = {
     "intercept": -1.00,
     "z": 0.0,
-    "coverage": 1.21,
-    "named": 1.49,
+    "coverage": 1.23,
+    "named": 1.48,
     "foreign": 0.34,
     "cosine": 0.0,
     "known": 1.58,

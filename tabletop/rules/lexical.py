@@ -1,6 +1,6 @@
-"""The lexical ranking of one pack: names (titles, aliases, lexicon spellings), typo repair on
-jamo, the question as groups of evidence (lemmas, bigrams, lexicon expansions) and BM25 over
-every rule, with the coverage that decides whether a section answers at all.
+"""The lexical evidence of one pack: names (titles, aliases, lexicon spellings in every
+language), typo repair on jamo, the question as groups of evidence (lemmas, bigrams, lexicon
+expansions) and BM25 over every rule, with each section's coverage of the question.
 """
 
 from __future__ import annotations
@@ -24,10 +24,6 @@ EXPANSION_WEIGHT = 0.6  # an everyday word's expansion is our reading of the pla
 # A spelling (인프, 캐리어, tg) is the same name in another script or shortened: its expansion
 # counts in full.
 BIGRAM_WEIGHT = 0.5  # a word gives one lemma but several overlapping bigrams: half weight each
-MIN_COVERAGE = 0.5  # without a name, a section must hold at least half the question's information
-# ... and one of its telling words, unless it holds (nearly) all of it: a question asked wholly
-# in the rules' everyday words (2인 게임, 카드) is still answered by the section that has them all.
-FULL_COVERAGE = 0.9
 SIBLING_SHARE = 0.25  # a section's other matching rules add a quarter: several rules on the topic
 CENTRAL_TOPIC = 0.5  # a missing topic few sections mention is what a question about it is about
 
@@ -398,13 +394,6 @@ class PackIndex:
                 norm = tf * (BM25_K1 + 1) / (tf + BM25_K1 * (1 - BM25_B + BM25_B * doc.lengths.get(token[0], 0) / avg))
                 scores[doc.position] = scores.get(doc.position, 0.0) + weight * idf * norm
         return scores
-
-    def shares_a_telling_word(self, section: str, groups: list[Group]) -> bool:
-        """Whether the section holds at least one word of the question that at most a quarter of
-        the sections use: common words alone (다음, 플레이어) would match any section."""
-        tokens = self.section_tokens.get(section, set())
-        telling = math.log((self.n + 1) / (self.n / 4 + 0.5))
-        return any(g.idf >= telling and g.credit(tokens) > 0 for g in groups)
 
     def known(self, groups: list[Group]) -> float:
         """Share of the question's information (IDF-weighted words) the pack holds anywhere: a

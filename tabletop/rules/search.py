@@ -1,23 +1,22 @@
 """Rules search: one engine for every front end (/rule, /search, autocomplete, chat, CLI).
 
-A query is read the way a player writes it, then matched against sections and their rules:
+A query is read the way a player writes it, in any of the three languages:
   1. a section or rule number (79, 79.1, §79.1, 79-1) opens it directly;
-  2. names: an exact title, English name, alias, sub-heading or lexicon spelling (ignoring
-     spaces, case and Unicode form), initial consonants (ㅍㄱ), fuzzy names on jamo with
-     length-aware edit limits, and names contained in a longer question;
-  3. words: each word whose stem is not in the pack's vocabulary is repaired to the nearest
-     vocabulary word on jamo (폭걱 -> 폭격); the question is analysed into lemmas (나눠서 -> 나누다)
-     and bigrams; the pack's lexicon adds the rules' own terms for the players' words (인프 ->
-     보병, 터지다 -> 파괴), weighted below the player's own words; every rule is scored with BM25
-     over lemmas and bigrams, and a section by its best rules.
-  4. meaning: a multilingual embedding model ranks every rule by similarity to the question
-     (with the lexicon's official terms for the slang in it), fused with the lexical ranking
-     (fusion.py).
-A section is offered only when a name points at it or it covers enough of the question's
-information; otherwise nothing is returned, never the least bad section. A topic the rules name
-but the document lacks (우주 전투 in TI4's 62-89) is reported by `missing` when the question is
-just its name; a question that asks more is answered from the sections that mention it, and
-the result says the topic has no entry of its own.
+  2. names: an exact title, name in another language, alias, sub-heading or lexicon spelling
+     (ignoring spaces, case and Unicode form), initial consonants (ㅍㄱ), fuzzy names on jamo
+     with length-aware edit limits, and names contained in a longer question;
+  3. words: each misspelt word stem is repaired to the nearest vocabulary word on jamo (폭걱 ->
+     폭격); kanji words are read in Korean too (crossling.py); the question is analysed into
+     lemmas and bigrams; the lexicon adds the rules' own terms for the players' words and for
+     names in other languages (인프, 歩兵 -> 보병); every rule is scored with BM25, and each
+     section gets its share of the question's information (coverage);
+  4. meaning: a multilingual embedding model ranks every passage by similarity to the whole
+     question (with the rules' terms for its slang and names).
+Both rankers propose: every section is ranked by the fused evidence (fusion.py), and one
+calibrated decision says whether the pack answers at all; otherwise nothing is returned, never
+the least bad section. A topic the rules name but the document lacks (우주 전투 in TI4's 62-89)
+is reported by `missing` when the question is just its name; an answer from a section that
+mentions it says the topic has no entry of its own.
 """
 
 from __future__ import annotations
