@@ -78,6 +78,7 @@ def build(compendium: Compendium, out: Path, locale: str = "ko") -> dict:
 
     for name in ("site.css", "search.js"):
         shutil.copyfile(HERE / "static" / name, out / name)
+    (out / "kanji-readings.js").write_text(search_index.readings_script(), encoding="utf-8")
     write(out / "index.html", "index.html", packs=packs, pack=None, root="")
     for pack in packs:
         folder = out / pack.id

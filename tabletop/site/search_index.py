@@ -6,9 +6,14 @@ offline with the bot's own reading of Korean:
   written with the rules' own forms meets the rules' lemmas;
 - the lexicon: every spelling and everyday word players use (인프, 캐리어, 우포), with the tokens
   of the official term it stands for;
-- the particles and endings the bot strips (폭격은 -> 폭격) and its stop words.
+- the particles and endings the bot strips (폭격은 -> 폭격) and its stop words;
+- every rule's number and every name of a section or sub-heading, in every language the pack
+  and its lexicon give (titles, English and Japanese names, aliases, players' spellings).
 
-The browser (static/search.js) reads a question the same way and ranks rules by BM25.
+The browser (static/search.js) reads a question the same way: a number opens its rule, a name
+typed or contained points at its section, kanji words are read in Korean as the bot reads them
+(kanji-readings.js, site-wide), and rules are ranked by BM25. It cannot run the embedding model,
+so a paraphrase that shares no word with the rules is the bot's to answer.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ import json
 from collections import Counter
 
 from tabletop.core import text
-from tabletop.rules import links
+from tabletop.rules import crossling, links
 from tabletop.rules.compendium import Compendium
 from tabletop.rules.lexical import BIGRAM_WEIGHT, BM25_B, BM25_K1, EXPANSION_WEIGHT, query_tokens
 
@@ -40,11 +45,18 @@ def build(compendium: Compendium, pack_id: str) -> dict:
         label = f"{section.number} {section.full_title}" + (f" — {rule_id}" if rule_id else "")
         href = links.page(pack_id, section_id).split("/", 1)[1] + (f"#{links.anchor(rule_id)}" if rule_id else "")
         snippet = " ".join(body.split())
-        docs.append([label, href, snippet if len(snippet) <= SNIPPET else snippet[: SNIPPET - 1] + "…"])
+        docs.append([label, href, snippet if len(snippet) <= SNIPPET else snippet[: SNIPPET - 1] + "…", section_id])
         counts = Counter([f"L:{t}" for t in lemmas.split()] + [f"B:{t}" for t in bigrams.split()])
         for token, tf in counts.items():
             postings.setdefault(token, []).append([position, tf])
         lengths.append(sum(counts.values()))
+    position_of = {(section_id, rule_id): n for n, (section_id, rule_id, _, _) in enumerate(rows)}
+    numbers = {str(compendium.known_section(pack_id, sid).number) if rid is None else rid: n for (sid, rid), n in position_of.items()}
+    names: dict[str, list[float]] = {}
+    for name in compendium.search.index(pack_id).names:  # type: ignore[union-attr]
+        at = position_of.get((name.section, name.rule), position_of.get((name.section, None)))
+        if at is not None and len(name.key) >= 2 and (name.key not in names or names[name.key][1] < name.weight):
+            names[name.key] = [at, name.weight]
     surface: dict[str, list[str]] = {}
     for section in pack.sections:
         for line in [section.title, section.intro] + [ln for r in section.rules for ln in r.lines()]:
@@ -73,12 +85,21 @@ def build(compendium: Compendium, pack_id: str) -> dict:
         "lengths": lengths,
         "surface": surface,
         "lexicon": lexicon,
+        "numbers": numbers,
+        "names": names,
         "particles": list(text.PARTICLES),
         "stopwords": sorted(text.STOPWORDS),
         "k1": BM25_K1,
         "b": BM25_B,
         "bigram": BIGRAM_WEIGHT,
     }
+
+
+def readings_script() -> str:
+    """The kanji table as a script (window.KANJI_READINGS: "reading kanji…" lines), for the
+    browser to read a Japanese question's kanji words in Korean as the bot does."""
+    lines = [line for line in crossling.READINGS.read_text(encoding="utf-8").splitlines() if line and not line.startswith("#")]
+    return "window.KANJI_READINGS = " + json.dumps("\n".join(lines), ensure_ascii=False) + ";\n"
 
 
 def script(index: dict) -> str:
