@@ -21,7 +21,7 @@ from tabletop.core import commands
 from tabletop.core.components import press_asking
 from tabletop.core.i18n import t
 from tabletop.core.render import PAGE_NEXT, PAGE_PREV, Button, Choice, Paged, Reply, choices, harmless
-from tabletop.rules.answers import UserError, check_game, error_reply
+from tabletop.rules.answers import UserError, chat_answer, check_game, check_query, error_reply
 from tabletop.rules.compendium import Compendium
 from tabletop.store import StateStore
 
@@ -38,6 +38,8 @@ def run_command(ctx: commands.Context, line: str) -> Reply | Paged | list[Reply]
     try:
         actor, name, options = lines.parse_line(line, lambda value: _is_game(ctx, value))
         with lines.acting(ctx, actor):
+            if name == lines.CHAT:  # a question without a slash: chat mode, as '?질문' on Discord
+                return chat_answer(ctx.compendium, check_query(options["query"]), ctx.default_game())
             return commands.dispatch(ctx, name, options)
     except UserError as exc:
         return error_reply(exc.message)

@@ -72,6 +72,9 @@ def acting(ctx: Context, actor: str | None) -> Iterator[None]:
         ctx.user_id, ctx.user_name, ctx.is_admin = saved
 
 
+CHAT = "?"  # the "command" of a free-text line: chat mode, which is no command of the table
+
+
 def parse_line(line: str, is_game: Callable[[str], bool] | None = None) -> tuple[str | None, str, dict[str, str]]:
     """'as NAME: /agenda vote outcome:가결 votes:4' -> ('NAME', 'agenda vote', {...}).
 
@@ -81,8 +84,9 @@ def parse_line(line: str, is_game: Callable[[str], bool] | None = None) -> tuple
     (`is_game`); any other takes the text up to the next option. Option names are read in any
     case, and a value quoted whole ('attacker:"2 dread, 1 carrier"') without its quotes; a
     repeated option, or a name after 'as' too long to be a player's, is refused
-    (UserError), never silently dropped. A line without a leading slash is a /rule query, like
-    chat mode's '?'. Commands may be named in any UI language (/규칙 79.1).
+    (UserError), never silently dropped. A line without a leading slash (or after a '?') is a
+    question for chat mode (CHAT), as '?질문' is on Discord. Commands may be named in any UI
+    language (/규칙 79.1).
     """
     line = line.strip()
     actor = None
@@ -92,9 +96,9 @@ def parse_line(line: str, is_game: Callable[[str], bool] | None = None) -> tuple
     if m:
         actor, line = m.group(1).strip(), m.group(2).strip()
     if line.startswith("?"):
-        return actor, "rule", {"query": line[1:].strip()}
+        return actor, CHAT, {"query": line[1:].strip()}
     if not line.startswith("/"):
-        return actor, "rule", {"query": line}
+        return actor, CHAT, {"query": line}
     words = line[1:].split(None, 2)
     local = localized_names()
     name = words[0].lower() if words else ""

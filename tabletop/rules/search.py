@@ -44,7 +44,10 @@ from tabletop.rules.lexical import (
 MAX_QUERY_CHARS = 200  # longer input is refused by the front ends with a message
 
 _NUMBER_RE = re.compile(r"^(?:§|제)?\s*(\d{1,4})(?:\s*[.\-·:]\s*(\d{1,3}))?\s*\.?\s*(?:조|항)?$")
-_INLINE_RULE_RE = re.compile(r"(?<![\d.])(\d{1,4})\.(\d{1,3})(?![\d])")
+_INLINE_RULE_RE = re.compile(r"(?<![\d.])(\d{1,4})\.(\d{1,3})(?!\.?\d)")
+# What can only be meant as a rule number, valid or not (79.1.1, .1, -1, 1e9, 30 digits): it opens
+# its rule or nothing, never a rule the words happen to find.
+_NUMBER_LIKE_RE = re.compile(r"^(?:§|제)?[\s\d.\-·:e+]*\d[\s\d.\-·:e+]*(?:조|항)?$")
 
 
 @dataclass(frozen=True)
@@ -175,7 +178,7 @@ class SearchEngine:
             if current is None or score > current[0]:
                 best[section] = [score, rule, how]
 
-        if _NUMBER_RE.match(norm):  # a number opens its section or rule, or nothing at all
+        if _NUMBER_LIKE_RE.match(norm):  # a number opens its section or rule, or nothing at all
             number = self._number(index, norm)
             if number:
                 offer(*number)
@@ -240,7 +243,7 @@ class SearchEngine:
         """The pack's first and last section numbers when the query is a rule or section number
         the pack does not have (62.99, 8 in TI4's 62-89); None otherwise."""
         index = self.index(game)
-        if index is None or not isinstance(query, str) or not _NUMBER_RE.match(text.normalize(query)):
+        if index is None or not isinstance(query, str) or not _NUMBER_LIKE_RE.match(text.normalize(query)):
             return None
         if self._number(index, text.normalize(query)):
             return None

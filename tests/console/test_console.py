@@ -190,6 +190,15 @@ def test_an_attachment_is_saved_where_the_person_can_open_it(monkeypatch, tmp_pa
     assert path.read_bytes() == b"\x89PNG data"
 
 
+def test_free_text_is_chat_mode_through_the_piped_console(cli_env):
+    """A line without a slash is asked as chat mode asks it: it stays in the session's game
+    unless it names another game, and then says which game answered."""
+    out = run_bot(["console"], cli_env, stdin="리프트오프 점수\n갤럭시 트러커에서 유성군\n")
+    assert out.returncode == 0, out.stderr
+    assert "리프트오프에서 찾았어요" in out.stdout and "갤럭시 트러커에서 찾았어요" in out.stdout
+    assert "━━ 14 유성군" in out.stdout
+
+
 def test_piped_console_stays_plain_and_harmless(cli_env):
     out = run_bot(["console"], cli_env, stdin="/rule 79.1\nhello\x1b[31mred\n")
     assert out.returncode == 0, out.stderr

@@ -19,7 +19,9 @@ def test_section_number(compendium):
     assert (r.section, r.rule) == ("79", None)
 
 
-@pytest.mark.parametrize("number", ["79.9", "62.99", "1", "2", "3.2", "8", "18.1", "90.1", "12"])
+@pytest.mark.parametrize(
+    "number", ["79.9", "62.99", "1", "2", "3.2", "8", "18.1", "90.1", "12", "79.1.1", ".1", "-1", "1e9", "1" * 30, "§ 79.1.2"]
+)
 def test_a_rule_number_that_does_not_exist_opens_nothing(compendium, number):
     from tabletop.core.errors import UserError
     from tabletop.rules import answers
