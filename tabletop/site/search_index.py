@@ -51,9 +51,11 @@ def build(compendium: Compendium, pack_id: str) -> dict:
             postings.setdefault(token, []).append([position, tf])
         lengths.append(sum(counts.values()))
     position_of = {(section_id, rule_id): n for n, (section_id, rule_id, _, _) in enumerate(rows)}
-    numbers = {str(compendium.known_section(pack_id, sid).number) if rid is None else rid: n for (sid, rid), n in position_of.items()}
+    numbers = {
+        str(compendium.known_section(pack_id, sid).number) if rid is None else rid: n for (sid, rid), n in position_of.items()
+    }
     names: dict[str, list[float]] = {}
-    for name in compendium.search.index(pack_id).names:  # type: ignore[union-attr]
+    for name in compendium.search.index(pack_id).names:
         at = position_of.get((name.section, name.rule), position_of.get((name.section, None)))
         if at is not None and len(name.key) >= 2 and (name.key not in names or names[name.key][1] < name.weight):
             names[name.key] = [at, name.weight]
