@@ -192,15 +192,23 @@ def cmd_site(args) -> int:
     if not comp.packs:
         print(answers.t("rules.unavailable"), file=sys.stderr)
         return 1
-    out = Path(args.out)
-    if out.exists() and not out.is_dir():
-        print(answers.t("site.not_a_folder", path=out), file=sys.stderr)
+    if not args.out.strip():  # "" would write the site into the current folder
+        print(answers.t("site.no_folder"), file=sys.stderr)
         return 1
-    if build.up_to_date(comp, out):
-        print(answers.t("site.up_to_date", path=out))
-    else:
-        stats = build.build(comp, out)
-        print(answers.t("site.built", path=stats["path"], pages=stats["pages"], packs=stats["packs"]))
+    out = Path(args.out)
+    blocking = next((p for p in (out, *out.parents) if p.exists() and not p.is_dir()), None)
+    if blocking is not None:
+        print(answers.t("site.not_a_folder", path=blocking), file=sys.stderr)
+        return 1
+    try:
+        if build.up_to_date(comp, out):
+            print(answers.t("site.up_to_date", path=out))
+        else:
+            stats = build.build(comp, out)
+            print(answers.t("site.built", path=stats["path"], pages=stats["pages"], packs=stats["packs"]))
+    except OSError:  # a folder that cannot be made or written (permissions, a read-only disk)
+        print(answers.t("site.cannot_write", path=out), file=sys.stderr)
+        return 1
     if args.serve:
         try:
             server = build.serve(out, args.port, args.host)

@@ -108,6 +108,14 @@ def test_site_command_refuses_a_file_and_builds_a_folder(cli_env, tmp_path):
     afile.write_text("x")
     out = run_bot(["site", str(afile)], cli_env)
     assert out.returncode == 1 and "폴더가 아니에요" in out.stderr and "Traceback" not in out.stderr
+    out = run_bot(["site", str(afile / "under")], cli_env)  # a path through a file
+    assert out.returncode == 1 and "폴더가 아니에요" in out.stderr and "Traceback" not in out.stderr
+    out = run_bot(["site", "/proc/no-such-folder/site"], cli_env)  # a folder that cannot be made
+    assert out.returncode == 1 and "쓸 수 없어요" in out.stderr and "Traceback" not in out.stderr
+    here = tmp_path / "here"
+    here.mkdir()
+    out = run_bot(["site", ""], cli_env, cwd=here)  # would write into the current folder
+    assert out.returncode == 1 and "폴더를 주세요" in out.stderr and list(here.iterdir()) == []
     out = run_bot(["site", str(tmp_path / "s")], cli_env)
     assert out.returncode == 0 and (tmp_path / "s" / "ti4" / "79.html").exists()
 
