@@ -90,6 +90,12 @@ def test_answers_link_to_their_rule_on_the_site(compendium, monkeypatch, cli_env
     assert not [b for row in answers.lookup(compendium, "79.1", "ti4").reply().rows for b in row if getattr(b, "url", "")]
 
 
+def test_a_japanese_packs_pages_say_their_text_is_japanese(site):
+    page = (site / "galaxy-trucker-big-expansion" / "loans.html").read_text("utf-8")
+    assert '<html lang="ko">' in page and '<main lang="ja">' in page  # Korean UI, Japanese rules
+    assert "<main>" in (site / "ti4" / "79.html").read_text("utf-8")  # Korean rules in a Korean UI
+
+
 def test_the_search_index_reads_korean_as_the_bot_does(compendium):
     from tabletop.site import search_index
 
