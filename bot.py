@@ -153,6 +153,11 @@ def cmd_eval(args) -> int:
     from tabletop.rules import evaluation
 
     comp = _compendium()
+    if args.game is None:  # the pack the file's name starts with (liftoff_players.yaml), else TI4
+        try:
+            args.game = evaluation.game_of_file(comp, Path(args.file))
+        except ValueError:
+            args.game = "ti4"
     try:
         with speaking("en"):
             answers.check_game(comp, args.game)
@@ -167,6 +172,9 @@ def cmd_eval(args) -> int:
         files: dict[str, list[dict]] = {}
         for f in args.fit:
             files.setdefault(evaluation.game_of_file(comp, Path(f)), []).extend(evaluation.load_queries(Path(f)))
+        if len(files) < 2:
+            print("--fit needs players' files of at least two packs: each pack is scored by what the others fit", file=sys.stderr)
+            return 1
         ranking = calibration.ranking_leave_one_pack_out(calibration.ranking_rows(comp, files))
         result["ranking"] = ranking
         fitted += calibration.ranking_report(ranking)
@@ -424,7 +432,7 @@ def parser() -> argparse.ArgumentParser:
     sp = sub.add_parser("eval", help="search quality on a query file")
     sp.add_argument("file")
     sp.add_argument("--json", action="store_true")
-    sp.add_argument("--game", default="ti4")
+    sp.add_argument("--game", default=None, help="the pack (default: the one the file name starts with, else ti4)")
     sp.add_argument("--min-top1", type=float, help="exit 1 when top-1 is below this")
     sp.add_argument("--min-top3", type=float, help="exit 1 when top-3 is below this (or a none query answers)")
     sp.add_argument(

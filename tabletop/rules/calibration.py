@@ -54,8 +54,7 @@ def fit_ranking(samples: list[tuple[np.ndarray, np.ndarray]], use: tuple[str, ..
         total = -0.5 * L2 * float(w @ w)
         for x, expected in data:
             scores = x @ w
-            top = scores.max()
-            total += np.log(np.exp(scores[expected] - top).sum()) - np.log(np.exp(scores - top).sum())
+            total += _logsumexp(scores[expected]) - _logsumexp(scores)
         return float(total)
 
     w = np.zeros(len(columns))
@@ -73,12 +72,19 @@ def fit_ranking(samples: list[tuple[np.ndarray, np.ndarray]], use: tuple[str, ..
         scale = 1.0
         while scale > 1e-6 and objective(w + scale * step) < current:
             scale /= 2
+        if scale <= 1e-6:
+            break  # no step raises the likelihood: w is the optimum, as far as steps can tell
         w, previous, current = w + scale * step, current, objective(w + scale * step)
         if current - previous < 1e-9:
             break
     weights = dict.fromkeys(fusion.RANK_FEATURES, 0.0)
     weights.update({f: float(v) for f, v in zip(use, w)})
     return weights
+
+
+def _logsumexp(scores: np.ndarray) -> float:
+    top = float(scores.max())
+    return top + float(np.log(np.exp(scores - top).sum()))
 
 
 def _softmax(scores: np.ndarray) -> np.ndarray:
@@ -92,7 +98,8 @@ def ranking_quality(samples: list[tuple[np.ndarray, np.ndarray]], weights: dict[
     ranks = []
     for x, expected in samples:
         scores = x @ w
-        ranks.append(1 + int((scores > scores[expected].max()).sum()))
+        # a tie counts against the expected section: a ranking that knows nothing ranks it last
+        ranks.append(1 + int((scores[~expected] >= scores[expected].max()).sum()))
     n = len(ranks) or 1
     return {"top1": sum(r == 1 for r in ranks) / n, "top3": sum(r <= 3 for r in ranks) / n, "mrr": sum(1 / r for r in ranks) / n}
 
@@ -147,6 +154,8 @@ def rows(compendium, files: dict[str, list[dict]], dense: bool = True) -> dict[s
 
 def fit(samples: list[tuple[dict, int]], features: tuple[str, ...] = fusion.ANSWER_FEATURES) -> dict[str, float]:
     """Logistic coefficients by Newton's method with an L2 penalty (the intercept unpenalised)."""
+    if not samples:
+        raise ValueError("nothing to fit: no question the names do not settle")
     x = np.array([[1.0, *(s[f] for f in features)] for s, _ in samples])
     y = np.array([label for _, label in samples], dtype=float)
     w = np.zeros(x.shape[1])

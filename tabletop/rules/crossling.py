@@ -35,8 +35,8 @@ def _table() -> dict[str, str]:
     except OSError:  # a damaged install: no readings, and search works without them
         return table
     for line in lines:
-        if line and not line.startswith("#"):
-            reading, kanji = line.split("\t")
+        reading, _, kanji = line.partition("\t")
+        if kanji and not line.startswith("#"):  # a malformed line is skipped, not fatal
             table.update(dict.fromkeys(kanji, reading))
     return table
 

@@ -15,13 +15,14 @@ Both rankers propose: every section of the pack is a candidate, scored
 
 The weights are fitted (RANK_WEIGHTS). A question that shares no word with the rules (another
 language, a paraphrase) is ranked by meaning alone. Each ranker's first choice stays among the
-first three. Numbers, exact names and initials answer first: a player who typed a rule number
-or a title asked for that section.
+first three, below any section the player named. Numbers, exact names and initials answer first: a
+player who typed a rule number or a title asked for that section.
 
 Whether the pack answers at all is one calibrated decision (`confidences`): a logistic model
 over the best section's z, its coverage, whether a name in the question points at it, the best
-cosine in the pack, and the share of the question written in another script than the rules'
-(the words can say little then). The best section's margin over the next one's z was tried and
+cosine in the pack, the share of the question's information the pack's words know anywhere,
+and the share of the question written in another script than the rules' (the words can say
+little then). The best section's margin over the next one's z was tried and
 fitted to nothing.
 
 Both models are fitted by `bot.py eval --fit` on the players' files, with one pack left out to
@@ -60,7 +61,7 @@ NAME_POINTS = {
 # fitted but `pointed`, set by hand: no players' question is a misspelt title alone, and a title
 # nearly typed should still come before what the words merely suggest.
 RANK_FEATURES = ("z", "z2", "coverage", "bm25", "contained", "pointed")
-RANK_WEIGHTS = {"z": 1.09, "z2": 0.69, "coverage": 2.82, "bm25": 1.94, "contained": 1.59, "pointed": 3.0}
+RANK_WEIGHTS = {"z": 1.09, "z2": 0.71, "coverage": 2.81, "bm25": 1.95, "contained": 1.57, "pointed": 3.0}
 RANK_SCALE = 10.0  # a unit of the fitted score is ten points, the name ladder's scale
 # Within a section, the rule to highlight: its BM25 share of the best document's, plus this much
 # per standard deviation of its passage's z (set by hand: the words say which rule holds the
@@ -71,15 +72,15 @@ RULE_Z_WEIGHT = 0.075
 ANSWER_FEATURES = ("z", "coverage", "named", "foreign", "cosine", "known")
 # Logistic coefficients, fitted (eval --fit on all the players' files, calibration.L2); the second
 # set is for lexical-only search (no model, or autocomplete), without the meaning's features.
-ANSWER_MODEL = {"intercept": -2.92, "z": 0.63, "coverage": 1.83, "named": 0.69, "foreign": 0.59, "cosine": 2.03, "known": 0.52}
+ANSWER_MODEL = {"intercept": -2.87, "z": 0.62, "coverage": 1.83, "named": 0.69, "foreign": 0.61, "cosine": 2.00, "known": 0.53}
 ANSWER_MODEL_WORDS_ONLY = {
-    "intercept": -1.00,
+    "intercept": -0.99,
     "z": 0.0,
-    "coverage": 1.23,
-    "named": 1.48,
-    "foreign": 0.34,
+    "coverage": 1.24,
+    "named": 1.51,
+    "foreign": 0.36,
     "cosine": 0.0,
-    "known": 1.58,
+    "known": 1.54,
 }
 # The best cosine enters as (cosine - 0.8) / 0.1: e5's cosines sit near 0.8 and a tenth is a large
 # step, so its coefficient reads on the scale of the others' (a rescaling: the fit is the same).
@@ -101,6 +102,7 @@ class WordEvidence:
     bm25: dict[str, float]
     contained: dict[str, float]
     known: float = 0.0  # the share of the question's information the pack has anywhere
+    asks: bool = False  # the question has a content word at all (not こんにちは, not a lone letter)
 
 
 def rank_features(section: str, view: DenseView | None, words: WordEvidence, how: str | None) -> dict[str, float]:
@@ -114,12 +116,7 @@ def rank_features(section: str, view: DenseView | None, words: WordEvidence, how
     }
 
 
-def fuse(
-    best: dict[str, list],
-    view: DenseView | None,
-    words: WordEvidence,
-    weights: dict[str, float] = RANK_WEIGHTS,
-) -> dict[str, list]:
+def fuse(best: dict[str, list], view: DenseView | None, words: WordEvidence) -> dict[str, list]:
     """Section -> [score, rule, how]: the sections the player named (number, title, initials)
     first, as the name ladder scores them; every other section the words or the meaning reach
     (the whole pack when the model reads the question) by its fitted score, below them."""
@@ -128,39 +125,42 @@ def fuse(
     sections = set(best) | set(words.coverage) | set(words.contained) | (set(view.section_z) if view else set())
     out: dict[str, list] = {}
     words_score: dict[str, float] = {}  # the same score without the meaning: the words' ranking
-    for section in sections:
+    for section in sorted(sections):  # sorted: ties fall the same way in every process
         entry = best.get(section)
         if entry and entry[2] in NAME_SIGNALS:
             out[section] = list(entry)
             continue
         how = entry[2] if entry else None
         x = rank_features(section, view, words, how)
-        score = RANK_SCALE * sum(weights[f] * x[f] for f in RANK_FEATURES)
+        score = RANK_SCALE * sum(RANK_WEIGHTS[f] * x[f] for f in RANK_FEATURES)
         if ceiling is not None:
             score = min(score, ceiling - 1)
         if not how:
             how = "contains" if x["contained"] else "text" if x["coverage"] else "dense"
         out[section] = [score, entry[1] if entry else None, how]
-        words_score[section] = score - RANK_SCALE * (weights["z"] * x["z"] + weights["z2"] * x["z2"])
+        if x["coverage"] or x["contained"] or x["bm25"] or how in POINTED:  # the words found it
+            words_score[section] = score - RANK_SCALE * sum(RANK_WEIGHTS[f] * x[f] for f in ("z", "z2"))
     if view is not None:
-        firsts = [max(view.section_z, key=view.section_z.__getitem__)]
-        if words.coverage or words.contained:
+        firsts = [max(sorted(view.section_z), key=view.section_z.__getitem__)]
+        if words_score:
             firsts.append(max(words_score, key=words_score.__getitem__))
-        _keep_first_choices(out, firsts)
+        _keep_first_choices(out, [s for s in firsts if out[s][2] not in NAME_SIGNALS], ceiling)
     return out
 
 
-def _keep_first_choices(fused: dict[str, list], firsts: list[str]) -> None:
+def _keep_first_choices(fused: dict[str, list], firsts: list[str], ceiling: float | None) -> None:
     """Each ranker's first choice (the meaning's, the words') stays among the first SHOWN
-    results. Where the two disagree, one of them is right more often than one sum of their
-    evidence can tell, and a reply lists three sections: so both are offered, the fused order
-    deciding only which comes first."""
+    results, below any section the player named. Where the two disagree, one of them is right
+    more often than one sum of their evidence can tell, and a reply lists three sections: so
+    both are offered, the fused order deciding only which comes first."""
     ranked = sorted(fused, key=lambda s: -fused[s][0])
     late = [s for s in dict.fromkeys(firsts) if s in ranked[SHOWN:]]
-    if not late:
-        return
     staying = ranked[: SHOWN - len(late)]
+    if not late or not staying:
+        return
     floor = fused[staying[-1]][0]
+    if ceiling is not None:
+        floor = min(floor, ceiling - 1)
     for step, section in enumerate(late, 1):  # in the fused order, just under the ones that stay
         fused[section][0] = floor - step * 1e-6
 

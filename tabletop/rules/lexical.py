@@ -90,6 +90,11 @@ class Group:
                 if total:
                     self.readings.append((tuple((t, w / total) for t, w in part), scale))
 
+    @property
+    def asks(self) -> bool:
+        """Whether the word asks anything: a lone letter or mark (é, ー) does not."""
+        return any(len(token) > 3 for token in self.own)  # "B:é" is three characters
+
     def credit(self, tokens: set[str]) -> float:
         """How much of this word a set of tokens holds: the best of its readings (a word's lemma
         and its bigrams are two readings of the same word; an official form of its term counts
@@ -355,7 +360,7 @@ class PackIndex:
         self.vocabulary = words
         self.vocabulary_jamo: dict[int, list[str]] = {}
         self.jamo_to_word: dict[str, str] = {}
-        for w in words:
+        for w in sorted(words):  # sorted: a repair's ties fall the same way in every process
             j = text.decompose(w)
             self.jamo_to_word.setdefault(j, w)
             self.vocabulary_jamo.setdefault(len(j), []).append(j)

@@ -94,7 +94,6 @@ class SearchEngine:
         self.conn: sqlite3.Connection = compendium.conn
         self.analyzer = morph.Analyzer(compendium.user_dictionary)
         self.embedder = embedder or dense.embedder()
-        self.rank_weights = dict(fusion.RANK_WEIGHTS)  # eval --fit tries others
         self.answer_threshold = fusion.ANSWER_THRESHOLD  # eval --fit lowers it to see every top result
         self.ranks_words = True  # False: the meaning alone ranks (eval's check that fusion loses nothing)
         self._indexes: dict[str, PackIndex] = {}
@@ -205,12 +204,14 @@ class SearchEngine:
                 offer(s.id, fusion.NAME_POINTS["inline number"], rid, "number")
 
         read = crossling.with_reading(repaired)  # a question's kanji words, read in Korean too
-        words = self._words(index, read, rkey) if self.ranks_words else fusion.WordEvidence({}, {}, {}, {})
+        words = self._words(index, read, rkey) if self.ranks_words else fusion.WordEvidence({}, {}, {}, {}, asks=True)
+        if not words.asks and not best:
+            return []  # no content word and no name (こんにちは, a lone letter): it asks nothing
         absent = self._absent_topic(index, read, best)
         if absent is False:
             return []  # the question is a topic the document lacks, and asks nothing more
         view = self._dense_view(index, norm, read) if dense else None
-        fused = fusion.fuse(best, view, words, self.rank_weights)
+        fused = fusion.fuse(best, view, words)
         evidence = fusion.evidence(fused, view, words, crossling.foreign_share(query, index.pack.language))
         confidence = fusion.confidences(evidence, view is not None)
         if not fused or confidence[max(fused, key=lambda sid: fused[sid][0])] < self.answer_threshold:
@@ -230,11 +231,7 @@ class SearchEngine:
         if not central:
             return None
         topic_keys = {k for m in central for t, keys in index.topics if t is m for k in keys}
-        rest = [
-            g
-            for g in index.groups(_without(read, topic_keys))
-            if not g.terms & topic_keys and any(len(tok) > 3 for tok in g.own)  # a lone letter asks nothing
-        ]
+        rest = [g for g in index.groups(_without(read, topic_keys)) if not g.terms & topic_keys and g.asks]
         if not rest or not central[0].mentions:
             return False if not any(e[2] in fusion.NAME_SIGNALS for e in best.values()) else None
         return central[0]
@@ -351,6 +348,7 @@ class SearchEngine:
             {sid: score / top for sid, (score, _) in section_text.items()},
             {sid: score / 100 for sid, score in contained.items()},
             index.known(groups),
+            asks=any(g.asks for g in groups),
         )
 
     def _finish(
@@ -387,7 +385,7 @@ class SearchEngine:
         index = self.index(game)
         if index is None or not isinstance(query, str):
             return []
-        return self._missing(index, self._repaired(index, text.normalize(query[:MAX_QUERY_CHARS])))
+        return self._missing(index, crossling.with_reading(self._repaired(index, text.normalize(query[:MAX_QUERY_CHARS]))))
 
     def _missing(self, index: PackIndex, query: str) -> list[MissingTopic]:
         """The topics named in the question as whole words (의장이 동점이면 does not name 이동),

@@ -154,3 +154,10 @@ def test_the_command_lines_are_made_from_the_command_table():
 def test_a_command_line_value_out_of_the_tables_limits_gets_its_sentence(cli_env):
     out = run_bot(["combat", "ground", "--attacker", "3 infantry", "--defender", "2 infantry", "--attacker-mod", "11"], cli_env)
     assert out.returncode == 1 and "attacker_mod" in out.stderr and "-10" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_eval_reads_the_pack_from_the_file_name_and_fit_needs_two_packs(cli_env):
+    out = run_bot(["eval", "tests/eval/liftoff_players.yaml", "--json"], cli_env)
+    assert out.returncode == 0 and json.loads(out.stdout)["overall"]["top3"] > 0.5  # scored against Liftoff
+    out = run_bot(["eval", "tests/eval/ti4_own.yaml", "--fit", "tests/eval/ti4_players.yaml"], cli_env)
+    assert out.returncode == 1 and "at least two packs" in out.stderr and "Traceback" not in out.stderr
