@@ -152,17 +152,22 @@ def _keep_first_choices(fused: dict[str, list], firsts: list[str], ceiling: floa
     """Each ranker's first choice (the meaning's, the words') stays among the first SHOWN
     results, below any section the player named. Where the two disagree, one of them is right
     more often than one sum of their evidence can tell, and a reply lists three sections: so
-    both are offered, the fused order deciding only which comes first."""
+    both are offered, the fused order deciding which comes first."""
     ranked = sorted(fused, key=lambda s: -fused[s][0])
-    late = [s for s in dict.fromkeys(firsts) if s in ranked[SHOWN:]]
-    staying = ranked[: SHOWN - len(late)]
-    if not late or not staying:
+    top = ranked[:SHOWN]
+    named = [s for s in top if fused[s][2] in NAME_SIGNALS]
+    late = [s for s in dict.fromkeys(firsts) if s in ranked[SHOWN:]][: SHOWN - len(named)]
+    if not late:
         return
-    floor = fused[staying[-1]][0]
+    shown = named + [s for s in top if s not in named][: SHOWN - len(named) - len(late)]
+    floor = min(fused[s][0] for s in shown)
     if ceiling is not None:
         floor = min(floor, ceiling - 1)
     for step, section in enumerate(late, 1):  # in the fused order, just under the ones that stay
         fused[section][0] = floor - step * 1e-6
+    for section in top:  # and what they displace, just under them
+        if section not in shown:
+            fused[section][0] = min(fused[section][0], floor - (len(late) + 1) * 1e-6)
 
 
 def evidence(
