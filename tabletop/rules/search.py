@@ -105,8 +105,8 @@ class SearchEngine:
     def index(self, game: str) -> PackIndex | None:
         """A pack's index, built when the pack is first searched: a session that only asks about
         TI4 never holds the other packs' indexes (nor the analyser's pages they touch)."""
-        if game not in self._indexes:
-            pack = self.compendium.packs.get(game) if isinstance(game, str) else None
+        if isinstance(game, str) and game not in self._indexes:  # a front end may pass anything
+            pack = self.compendium.packs.get(game)
             if pack is None:
                 return None
             counts: dict[str, int] = {}
@@ -118,9 +118,10 @@ class SearchEngine:
                     else:
                         outside.add(topic.name)
             docs, vectors = self._load_docs(game)
-            self._indexes[game] = PackIndex(pack, docs, counts, outside, self.analyzer)
-            self._vectors[game] = vectors
-        return self._indexes[game]
+            index = PackIndex(pack, docs, counts, outside, self.analyzer)
+            self._vectors[game] = vectors  # before the index: a search that finds one finds both
+            self._indexes[game] = index
+        return self._indexes.get(game) if isinstance(game, str) else None
 
     def _load_docs(self, game: str) -> tuple[list[Doc], np.ndarray]:
         """The pack's documents and, when the database holds them all, their vectors (rows)."""

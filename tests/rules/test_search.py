@@ -306,3 +306,8 @@ def test_text_helpers():
     assert text.strip_particle("무역품으로") == "무역품" and text.strip_particle("피해") == "피해"
     big, uni = text.tokens("폭격은 PDS 79.1")
     assert "폭격" in big and "pds" in big and "79" in big and "폭" in uni
+
+
+@pytest.mark.parametrize("game", [["ti4"], None, 3, "nosuch"])
+def test_a_game_that_is_no_pack_id_finds_nothing(compendium, game):
+    assert compendium.search.search("폭격", game) == [] and compendium.search.index(game) is None
