@@ -75,11 +75,20 @@ def test_fidelity_check_catches_an_edit():
     assert len(missing) == 1 and len(extra) == 1
 
 
-def test_editor_notes_are_separate_from_text():
+def test_editor_notes_are_separate_from_text_and_labelled_once_in_every_language(compendium):
+    from tabletop.core.i18n import speaking
+    from tabletop.rules import answers
+
     pack = load_pack(RULES_DIR / "ti4")
     s74 = next(s for s in pack.sections if s.number == 74)
     assert "소행성 지대" in s74.rules[0].text
-    assert s74.rules[0].editor_note.startswith("편집자 주(원문 아님)")
+    assert "초신성" in s74.rules[0].editor_note and "편집자" not in s74.rules[0].editor_note  # the label is the UI's
+    for locale, label in (("ko", "편집자 주"), ("en", "Editor's note"), ("ja", "編集注")):
+        with speaking(locale):
+            for query in ("70", "74.1"):
+                shown = answers.lookup(compendium, query, "ti4").reply()
+                page = shown.content + "".join(e.description or "" for e in shown.embeds)
+                assert page.count(label) == 1 and (locale == "ko" or "편집자" not in page), (locale, query)
 
 
 # --- validation messages --------------------------------------------------------------------
