@@ -20,14 +20,11 @@ MAX_PLAYERS = 8
 MAX_VOTES = 999
 MAX_NAME = 80
 _MENTION_RE = re.compile(r"<@!?(\d+)>")
-# Control characters, zero-width marks and bidirectional overrides: in a name they would reorder
-# or hide the text around it in every message that shows it.
-_UNSAFE_RE = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
 
 
 def clean(value: str) -> str:
-    """A name, outcome or card as typed, made safe to show anywhere."""
-    return " ".join(_UNSAFE_RE.sub(" ", value).split())
+    """A name, outcome or card as typed, made safe to show anywhere (text.without_controls)."""
+    return " ".join(text.without_controls(value).split())
 
 
 @dataclass(frozen=True)

@@ -8,8 +8,10 @@ from __future__ import annotations
 import random
 import re
 import secrets
+import unicodedata
 from dataclasses import dataclass
 
+from tabletop.core import text
 from tabletop.core.commands import Option
 from tabletop.core.errors import UserError
 from tabletop.core.i18n import t
@@ -87,8 +89,10 @@ _EXPR_RE = re.compile(
 
 
 def roll_expression(expr: str, seed: int) -> DiceRoll:
-    """'5d10>=7' counts dice at 7 or more; '2d6+1' sums; 'd10' is one die."""
-    m = _EXPR_RE.match(expr or "")
+    """'5d10>=7' counts dice at 7 or more; '2d6+1' sums; 'd10' is one die. Full-width forms
+    (５ｄ１０, as a phone's keyboard may type them) read as their plain ones."""
+    expr = unicodedata.normalize("NFKC", text.without_controls(expr or ""))
+    m = _EXPR_RE.match(expr)
     if not m:
         raise UserError(t("dice.bad_expression", expr=(expr or "")[:40]))
     count = int(m["count"] or 1)

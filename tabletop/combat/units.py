@@ -299,7 +299,7 @@ def parse_side(spec: str, book: UnitBook, field_name: str = "units") -> Side:
     side = Side(units=[])
     counts: dict[str, int] = {}
     named: set[str] = set()
-    for raw in re.split(r"[,，、;+\n]|\s+and\s+|\s*및\s*", spec):
+    for raw in re.split(r"[,，、;+\n]|\s+and\s+|\s*및\s*", text.without_controls(spec)):
         item = unicodedata.normalize("NFKC", raw).strip()  # full-width digits and letters as typed on a phone
         if not item:
             continue

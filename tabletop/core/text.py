@@ -25,7 +25,14 @@ for _cp in range(0x3131, 0x318F):
 _CONJOINING_RE = re.compile("[\u1100-\u11ff]")
 _SPACE_RE = re.compile(r"\s+")
 _KEY_DROP_RE = re.compile(r"[\W_]+", re.UNICODE)
-_CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\ufeff]")
+# Control characters, zero-width marks and bidirectional overrides and isolates: typed into a
+# name, a unit list or a dice expression they would reorder or hide the text around them.
+_CONTROL_RE = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]")
+
+
+def without_controls(text: str) -> str:
+    """The text with each control, zero-width or bidirectional mark made a space."""
+    return _CONTROL_RE.sub(" ", text)
 
 
 def normalize(text: str) -> str:

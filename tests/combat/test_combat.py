@@ -555,3 +555,19 @@ def test_invasions_the_rules_do_not_allow_are_refused(book, options, says):
 def test_faction_units_added_from_their_cards(book, spec, unit, combat, dice):
     [made] = parse_side(spec, book).units
     assert (made.id, made.combat, made.dice) == (unit, combat, dice)
+
+
+def test_full_width_dice_read_as_their_plain_forms():
+    """A phone's keyboard may type ５ｄ１０: it rolls what 5d10 rolls, as ٥d١٠ already did."""
+    assert roll_expression("５ｄ１０＞＝７", 1).results == roll_expression("5d10>=7", 1).results
+    assert roll_expression("\u202e5d10", 1).results == roll_expression("5d10", 1).results
+
+
+def test_bidirectional_overrides_in_a_side_are_dropped(book):
+    """An override character (U+202E) typed before a count reorders nothing and hides no unit."""
+    from tabletop.combat.units import parse_side
+
+    names = lambda side: [u.id for u in side.units]  # noqa: E731 (units compare by identity)
+    plain = parse_side("2 infantry, 1 mech", book, "attacker")
+    assert names(parse_side("\u202e2 infantry,\u2066 1 mech\u200b", book, "attacker")) == names(plain)
+    assert len(plain.units) == 3
