@@ -240,16 +240,17 @@ def cmd_render(args) -> int:
     except answers.UserError as exc:
         print(exc.message, file=sys.stderr)
         return 1
+    refused = False
     try:
         answer = answers.lookup(comp, " ".join(args.query), args.game)
         replies = answer.replies()
-    except answers.UserError as exc:
-        replies = [answers.error_reply(exc.message)]
+    except answers.UserError as exc:  # the payload the bot would send, and a failing exit for scripts
+        replies, refused = [answers.error_reply(exc.message)], True
     if args.json:
         print(json.dumps([r.payload() for r in replies], ensure_ascii=False, indent=2))
     else:
         print("\n\n".join(r.text() for r in replies))
-    return 0
+    return 1 if refused else 0
 
 
 def cmd_commands(args) -> int:

@@ -17,6 +17,7 @@ from tabletop.core.errors import UserError
 from tabletop.core.i18n import t
 
 MAX_DICE = 100
+MAX_MODIFIER = 100  # a sum's +N or -N: past a hundred it is no game's roll, only a typo
 MAX_SIDES = 1000
 MAX_SEED = 2**63 - 1
 # The option every dice command takes to replay a roll: the largest seed has 19 digits, and one
@@ -102,8 +103,8 @@ def roll_expression(expr: str, seed: int) -> DiceRoll:
         raise UserError(t("dice.too_many", limit=MAX_DICE))
     if not 2 <= sides <= MAX_SIDES:
         raise UserError(t("dice.bad_sides", limit=MAX_SIDES))
-    if abs(modifier) > 100:
-        raise UserError(t("dice.bad_expression", expr=expr[:40]))
+    if abs(modifier) > MAX_MODIFIER:
+        raise UserError(t("dice.bad_modifier", limit=MAX_MODIFIER))
     target = int(m["target"]) if m["target"] else None
     # a target no die can miss, or none can reach, makes the roll say nothing: name the range
     low, high = 1 + modifier, sides + modifier

@@ -571,3 +571,12 @@ def test_bidirectional_overrides_in_a_side_are_dropped(book):
     plain = parse_side("2 infantry, 1 mech", book, "attacker")
     assert names(parse_side("\u202e2 infantry,\u2066 1 mech\u200b", book, "attacker")) == names(plain)
     assert len(plain.units) == 3
+
+
+def test_a_modifier_past_a_hundred_is_refused_with_its_limit():
+    from tabletop.core.errors import UserError
+
+    with pytest.raises(UserError) as err:
+        roll_expression("5d10+101", 1)
+    assert "100" in err.value.message and "5d10+101" not in err.value.message
+    assert roll_expression("5d10+100", 1).modifier == 100

@@ -161,3 +161,9 @@ def test_eval_reads_the_pack_from_the_file_name_and_fit_needs_two_packs(cli_env)
     assert out.returncode == 0 and json.loads(out.stdout)["overall"]["top3"] > 0.5  # scored against Liftoff
     out = run_bot(["eval", "tests/eval/ti4_own.yaml", "--fit", "tests/eval/ti4_players.yaml"], cli_env)
     assert out.returncode == 1 and "at least two packs" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_render_of_a_refused_query_prints_the_refusal_and_fails(cli_env):
+    out = run_bot(["render", "", "--json"], cli_env)
+    assert out.returncode == 1 and json.loads(out.stdout)[0]["flags"] == 64  # the ephemeral error payload
+    assert run_bot(["render", "79.1", "--json"], cli_env).returncode == 0
