@@ -73,12 +73,15 @@ def odds_main(args) -> int:
     except UserError as exc:
         print(exc.message, file=sys.stderr)
         return 1
-    if args.chart:
+    if args.chart is not None:
         chart = Path(args.chart)
+        if chart.suffix.lower() != ".png":  # "" or x.jpg: the chart is a PNG, never misnamed
+            print(t("combat.chart_needs_png", path=args.chart), file=sys.stderr)
+            return 1
         try:
             chart.write_bytes(odds_chart(result, t(f"combat.title.{args.kind}")))
-        except OSError as exc:  # a folder, a missing folder, no permission
-            print(t("combat.chart_not_written", path=chart, reason=exc.strerror or exc), file=sys.stderr)
+        except OSError:  # a folder, a missing folder, no permission
+            print(t("combat.chart_not_written", path=chart), file=sys.stderr)
             return 1
     if args.json:
         print(json.dumps(result.as_dict(), ensure_ascii=False))

@@ -16,7 +16,7 @@ import uuid
 from typing import TextIO
 
 from tabletop import features
-from tabletop.console import lines
+from tabletop.console import files, lines
 from tabletop.core import commands
 from tabletop.core.components import press_asking
 from tabletop.core.i18n import t
@@ -137,7 +137,8 @@ class Piped:
             self.numbered = []
         for i, reply in enumerate(replies):
             last = i == len(replies) - 1
-            text = reply.text(rows=not last)  # the last reply's buttons are numbered below
+            text = reply.text(rows=not last, files=False)  # the last reply's buttons are numbered below
+            text += "".join(f"\n📎 {files.save(f)}" for f in reply.files)  # the chart, where it can be opened
             if last and not aside:
                 self.numbered = choices(reply)
                 links = [f"[{c.label}: {c.url}]" for row in reply.rows for c in row if isinstance(c, Button) and c.url]

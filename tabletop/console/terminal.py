@@ -9,8 +9,6 @@ from __future__ import annotations
 import logging
 import os
 import re
-import tempfile
-import time
 import uuid
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -26,12 +24,13 @@ from rich.table import Table
 from rich.text import Text
 
 from tabletop.console import lines
+from tabletop.console.files import save
 from tabletop.core import commands
 from tabletop.core import text as rules_text
 from tabletop.core.components import press_asking
 from tabletop.core.errors import UserError
 from tabletop.core.i18n import t
-from tabletop.core.render import PAGE_NEXT, PAGE_PREV, Attachment, Choice, Paged, Reply, choices, harmless
+from tabletop.core.render import PAGE_NEXT, PAGE_PREV, Choice, Paged, Reply, choices, harmless
 from tabletop.rules.answers import error_reply
 
 log = logging.getLogger(__name__)
@@ -95,20 +94,6 @@ def block(description: str) -> list[Text]:
         else:
             lines.append(markdown(line))
     return lines
-
-
-def save(attachment: Attachment) -> str:
-    """An attachment (the odds chart) written where the person can open it; its path, or its
-    name and size when nothing can be written."""
-    folder = Path(tempfile.gettempdir()) / f"ti4-rules-bot-{os.getuid() if hasattr(os, 'getuid') else 'user'}"
-    try:
-        folder.mkdir(mode=0o700, exist_ok=True)
-        stem, _, ext = Path(attachment.name).name.rpartition(".")
-        path = folder / f"{stem}-{time.strftime('%H%M%S')}-{uuid.uuid4().hex[:4]}.{ext}"
-        path.write_bytes(attachment.data)
-        return str(path)
-    except OSError:
-        return f"{attachment.name} ({len(attachment.data) // 1024 + 1} KB)"
 
 
 def render(console: Console, reply: Reply, numbered: list[Choice]) -> None:

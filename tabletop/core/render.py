@@ -176,9 +176,9 @@ class Reply:
             d["flags"] = 64
         return d
 
-    def text(self, rows: bool = True) -> str:
+    def text(self, rows: bool = True, files: bool = True) -> str:
         """The reply as terminal text (rows=False: without its buttons, which the caller
-        numbers)."""
+        numbers; files=False: without its files' names, which the caller saves and shows)."""
         parts = [self.content] if self.content else []
         for e in self.embeds:
             if e.title:
@@ -200,7 +200,7 @@ class Reply:
                     labels.append(f"<{c.placeholder} " + " | ".join(o.label for o in c.options) + ">")
             if labels:
                 parts.append(" ".join(labels))
-        for f in self.files:
+        for f in self.files if files else []:
             parts.append(f"📎 {f.name} ({len(f.data) // 1024 + 1} KB)")
         return "\n".join(parts)
 

@@ -379,3 +379,10 @@ def test_a_refused_press_leaves_the_choices_on_screen(compendium, state):
     run(compendium, state, stdin=io.StringIO("/rule 79\n9\n1\n"), stdout=out)
     before, refused, after = out.getvalue().partition("9번 선택지는 없어요")
     assert refused and "━━ 79 폭격" in before and "━━ 75 침공" in after, after[:200]
+
+
+def test_a_piped_odds_chart_is_saved_and_its_path_shown(cli_env):
+    out = run_bot(["console"], cli_env, stdin="/odds ground attacker:3 infantry defender:2 infantry\n")
+    assert out.returncode == 0, out.stderr
+    found = re.search(r"📎 (\S+\.png)", out.stdout)
+    assert found and Path(found.group(1)).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -48,9 +48,14 @@ def test_an_unknown_flag_is_reported_by_its_subcommand(cli_env):
     assert out.returncode == 2 and "bot.py combat ground: error: unrecognized arguments: --bogus 1" in out.stderr
 
 
-def test_a_chart_path_that_is_a_folder_gets_a_sentence(cli_env, tmp_path):
-    out = run_bot(["odds", "ground", "--attacker", "2 infantry", "--defender", "1 infantry", "--chart", str(tmp_path)], cli_env)
-    assert out.returncode == 1 and str(tmp_path) in out.stderr and "Traceback" not in out.stderr
+@pytest.mark.parametrize("where", ["folder.png", "", "odds.jpg", "missing/odds.png"])
+def test_a_chart_path_that_cannot_take_a_png_gets_a_sentence_and_nothing_is_written(cli_env, tmp_path, where):
+    (tmp_path / "folder.png").mkdir()
+    path = str(tmp_path / where) if where else ""
+    out = run_bot(["odds", "ground", "--attacker", "2 infantry", "--defender", "1 infantry", "--chart", path], cli_env)
+    assert out.returncode == 1 and path in out.stderr and "Traceback" not in out.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["folder.png"]  # no misnamed PNG left behind
+    assert not path or "(" not in out.stderr.split(path)[-1]  # no untranslated system reason after the path
 
 
 @pytest.mark.parametrize(
