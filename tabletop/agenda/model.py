@@ -14,7 +14,19 @@ from tabletop.core.i18n import t
 
 TYPES = ("for-against", "elect-player", "elect-planet", "elect-other")
 KINDS = ("law", "directive")
-FOR, AGAINST = "가결", "부결"
+FOR, AGAINST = "가결", "부결"  # as stored: the names of a for/against agenda's two outcomes
+
+
+def shown(outcome: str | None, locale: str | None = None) -> str:
+    """An outcome as a reader sees it: For and Against in the reader's language, any other
+    outcome (a planet, a player, a name on the list) as it was given."""
+    if outcome == FOR:
+        return t("agenda.outcome.for", locale)
+    if outcome == AGAINST:
+        return t("agenda.outcome.against", locale)
+    return outcome or ""
+
+
 MAX_OUTCOMES = 25
 MAX_PLAYERS = 8
 MAX_VOTES = 999

@@ -423,3 +423,16 @@ def test_secret_ballots_show_who_voted_not_how_until_the_close(compendium, state
     assert "부결** — 7표" in closed.embeds[0].description and "결과: 부결" in closed.embeds[0].description
     revealed = dispatch(ctx, "agenda show", {"id": "1"})
     assert "vote 부결 7" in "\n".join(p.description for p in revealed.pages[1:])
+
+
+@pytest.mark.parametrize("locale, yes, no", [("en", "For", "Against"), ("ja", "可決", "否決"), ("ko", "가결", "부결")])
+def test_for_and_against_are_shown_in_the_readers_language(cli_env, tmp_path, locale, yes, no):
+    """The two outcomes of a for/against agenda are stored once; every reader sees them in their
+    own language: the rows, the buttons, the acknowledgement and the result."""
+    from run_bot import run_bot
+
+    script = "/agenda start name:X\n1\n3\n/agenda close\n"
+    out = run_bot(["console", "--locale", locale, "--state", str(tmp_path / "s.db")], cli_env, stdin=script)
+    assert out.returncode == 0, out.stderr
+    assert f"[1] {yes} [2] {no}" in out.stdout and f"{yes} — " in out.stdout and f"{no} — " in out.stdout
+    assert locale == "ko" or ("가결" not in out.stdout and "부결" not in out.stdout)
