@@ -92,8 +92,9 @@ class Agenda:
 
     @property
     def hidden(self) -> bool:
-        """Whether ballots are to be shown as "voted" only (a secret agenda still open)."""
-        return self.secret and self.open
+        """Whether ballots are to be shown as "voted" only: a secret agenda until it closes (a
+        cancelled one never reveals them, or cancelling would unmask every ballot)."""
+        return self.secret and self.status != "closed"
 
     def tally(self) -> dict[str, int]:
         totals = {o: 0 for o in self.outcomes}

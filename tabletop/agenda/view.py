@@ -129,6 +129,8 @@ def _window_fields(agenda: Agenda) -> list[tuple[str, str]]:
         if window == current:
             waiting = [escape_md(p.name) for p in windows.waiting(agenda.players, agenda.passes, window)]
             state = "⏳ " + t("agenda.window.waiting", loc, players=_some(waiting, loc))
+        elif agenda.status == "cancelled" and not passed and not cards:  # cancelled before it opened
+            state = "· " + t("agenda.window.not_opened", loc)
         elif current is None or windows.WINDOWS.index(window) < windows.WINDOWS.index(current):
             state = "✅ " + t("agenda.window.closed", loc)
         else:

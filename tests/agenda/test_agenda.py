@@ -425,6 +425,18 @@ def test_secret_ballots_show_who_voted_not_how_until_the_close(compendium, state
     assert "vote 부결 7" in "\n".join(p.description for p in revealed.pages[1:])
 
 
+def test_cancelling_a_secret_agenda_reveals_no_ballot(compendium, state):
+    ctx = Context(compendium, state, user_id="Alice", user_name="Alice", guild_id="g", channel_id="c")
+    dispatch(ctx, "agenda start", {"name": "비밀 안건", "players": "Alice, Bob", "secret": "true"})
+    dispatch(ctx, "agenda vote", {"outcome": "부결", "votes": "7"})
+    ctx.is_admin = True
+    cancelled = dispatch(ctx, "agenda cancel", {})
+    message = cancelled.embeds[0].description
+    assert "Alice" in message and "7표" not in message and "부결** —" not in message
+    shown = dispatch(ctx, "agenda show", {"id": "1"})
+    assert "vote 부결 7" not in "\n".join(p.description for p in shown.pages[1:])
+
+
 @pytest.mark.parametrize("locale, yes, no", [("en", "For", "Against"), ("ja", "可決", "否決"), ("ko", "가결", "부결")])
 def test_for_and_against_are_shown_in_the_readers_language(cli_env, tmp_path, locale, yes, no):
     """The two outcomes of a for/against agenda are stored once; every reader sees them in their

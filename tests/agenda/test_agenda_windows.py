@@ -232,3 +232,11 @@ async def test_discord_runs_a_whole_phase_with_a_message_per_agenda(compendium, 
     last = FakeInteraction(bot, user=FakeUser(1, "Alice"))
     await slash("agenda close").callback(last)
     assert "정책 단계가 끝났어요" in last.log[0].text and "62.4" in last.log[0].text
+
+
+def test_a_window_cancelled_before_it_opened_is_not_shown_closed(agendas):
+    a = with_windows(agendas)
+    agendas.pass_window(a.id, A, "when")
+    cancelled = agendas.cancel(a.id, STARTER, True)
+    fields = dict(agenda_reply(cancelled).embeds[0].fields)
+    assert "열리지 않음" in fields["after 창(공개된 후)"] and "닫힘" not in fields["after 창(공개된 후)"]
