@@ -38,7 +38,8 @@ def _compendium():
     from tabletop.core.paths import rules_db_path
     from tabletop.rules.compendium import Compendium
 
-    if ruledb.stored_hash(rules_db_path()) != ruledb.content_hash():  # a first start, or packs edited
+    if ruledb.stored_hash(rules_db_path()) != ruledb.content_hash() and ruledb.packs_valid():
+        # a first start, or packs edited: say so (invalid packs are not built: the warning says why)
         print(answers.t("rules.building"), file=sys.stderr, flush=True)
     compendium = Compendium.open()
     warning = answers.rules_warning(compendium)

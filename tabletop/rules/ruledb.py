@@ -309,6 +309,15 @@ class Status:
     kind: str = ""  # "" | "invalid" (the packs have problems) | "unwritable" (cannot rebuild)
 
 
+def packs_valid(rules_dir: Path = RULES_DIR) -> bool:
+    """Whether the packs load (the build would start): read before saying a build is under way."""
+    try:
+        load_packs(rules_dir)
+    except (PackError, OSError):
+        return False
+    return True
+
+
 def ensure_served(rules_dir: Path = RULES_DIR, db_path: Path | None = None) -> Status:
     """Like ensure, for a running bot: when the packs changed but cannot be built (invalid, or a
     read-only filesystem), keep answering from the database that is there, and say why."""

@@ -110,6 +110,7 @@ def test_a_broken_pack_keeps_dice_and_combat_working(tmp_path, cli_env):
     assert "주사위 3d10" in out.stdout and "지상 전투" in out.stdout
     assert "규칙을 불러올 수 없어요" in out.stdout  # rules commands say why, politely
     assert "'title' is missing" in out.stderr  # and the admin sees the problem
+    assert "만드는 중" not in out.stderr  # no "building the database" just before it fails
     build = run_bot(["build"], env, cwd=repo, app=repo)
     assert build.returncode == 1 and "79.yaml" in build.stderr
 
