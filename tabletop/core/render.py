@@ -242,14 +242,17 @@ class Choice:
 
 
 def choices(reply: Reply) -> list[Choice]:
-    """The reply's buttons and menu options that can be pressed, in order (links cannot)."""
+    """The reply's buttons and menu options that can be pressed, in order (links cannot); a menu's
+    options are named by the menu only where two menus could be told apart by nothing else."""
+    menus = sum(isinstance(c, Select) for row in reply.rows for c in row)
     out = []
     for row in reply.rows:
         for c in row:
             if isinstance(c, Button) and not c.disabled and c.custom_id:
                 out.append(Choice(f"{c.emoji + ' ' if c.emoji else ''}{c.label}", c.custom_id))
             elif isinstance(c, Select):
-                out += [Choice(f"{c.placeholder.rstrip('…')}: {o.label}", c.custom_id, o.value) for o in c.options]
+                prefix = f"{c.placeholder.rstrip('…')}: " if menus > 1 else ""
+                out += [Choice(f"{prefix}{o.label}", c.custom_id, o.value) for o in c.options]
     return out
 
 
