@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 from tabletop.agenda import phase as phases
 from tabletop.agenda import view
-from tabletop.agenda.model import KINDS, MAX_NAME, MAX_VOTES, TYPES, Player, parse_people, shown, split_outcomes
+from tabletop.agenda.model import KINDS, MAX_NAME, MAX_VOTES, TYPES, Player, parse_people, split_outcomes
+from tabletop.agenda.model import label as outcome_label
 from tabletop.agenda.store import AgendaStore
 from tabletop.agenda.view import agenda_reply, audit_pages, history_reply
 from tabletop.agenda.windows import MAX_CARD, WINDOWS
@@ -199,7 +200,7 @@ def cast_vote(ctx: Context, agenda_id: int, outcome: str | None, votes: int) -> 
         ack = t(
             "agenda.ack.vote",
             voter=ballot.voter_name,
-            outcome=shown(ballot.outcome),
+            outcome=outcome_label(ballot.outcome),
             votes=ballot.votes,
             agenda=agenda.label,
         )
@@ -222,14 +223,14 @@ def make_prediction(ctx: Context, agenda_id: int, outcome: str) -> AgendaReply:
     s = store(ctx)
     agenda = s.predict(agenda_id, me(ctx), outcome)
     name, chosen = agenda.predictions[s.voter(agenda, me(ctx)).id]
-    return _updated(agenda, t("agenda.ack.predict", voter=name, outcome=shown(chosen), agenda=agenda.label))
+    return _updated(agenda, t("agenda.ack.predict", voter=name, outcome=outcome_label(chosen), agenda=agenda.label))
 
 
 @agenda_command("agenda close", Option("choice", max_length=100))
 def close(ctx: Context, choice=None):
     s = store(ctx)
     agenda = s.close(_current(ctx).id, me(ctx), ctx.is_admin, choice)
-    winner = shown(agenda.result["winner"]) if agenda.result else ""
+    winner = outcome_label(agenda.result["winner"]) if agenda.result else ""
     ack = t("agenda.ack.close", agenda=agenda.label, winner=winner)
     following, over = phases.advance(s, agenda, me(ctx))
     if following is not None:  # the result links to the phase's next agenda (62.3)
@@ -294,7 +295,7 @@ def _ballot(ctx: Context, press: Press, agenda, outcome: str | None) -> AgendaRe
     store(ctx).voter(agenda, me(ctx))
     votes = InputField("votes", t("agenda.modal.votes"), max_length=len(str(MAX_VOTES)), placeholder=f"0-{MAX_VOTES}")
     fields = (InputField("planet", t("agenda.modal.planet"), MAX_NAME), votes) if outcome is None else (votes,)
-    answers = press.ask(t("agenda.modal.title", outcome=shown(outcome) or "🪐"), *fields)
+    answers = press.ask(t("agenda.modal.title", outcome=outcome_label(outcome) or "🪐"), *fields)
     if not answers["votes"].isdigit():
         raise UserError(t("agenda.bad_number", limit=MAX_VOTES))
     return cast_vote(ctx, agenda.id, answers.get("planet", outcome), int(answers["votes"]))
@@ -302,7 +303,9 @@ def _ballot(ctx: Context, press: Press, agenda, outcome: str | None) -> AgendaRe
 
 def _outcome(ctx: Context, agenda, index: str | None) -> str:
     if index is None or not index.isdigit() or not 0 <= int(index) < len(agenda.outcomes):
-        raise UserError(t("agenda.unknown_outcome", outcome=str(index)[:40], outcomes=", ".join(map(shown, agenda.outcomes))))
+        raise UserError(
+            t("agenda.unknown_outcome", outcome=str(index)[:40], outcomes=", ".join(map(outcome_label, agenda.outcomes)))
+        )
     return agenda.outcomes[int(index)]
 
 
@@ -352,5 +355,5 @@ def press_predict(ctx: Context, press: Press) -> AgendaReply:
     outcome = InputField("outcome", t("agenda.modal.predict"), MAX_NAME)
     guess = press.ask(t("agenda.button.predict"), outcome)["outcome"]
     if not guess:
-        raise UserError(t("agenda.unknown_outcome", outcome="", outcomes=", ".join(map(shown, agenda.outcomes))))
+        raise UserError(t("agenda.unknown_outcome", outcome="", outcomes=", ".join(map(outcome_label, agenda.outcomes))))
     return make_prediction(ctx, agenda.id, guess)

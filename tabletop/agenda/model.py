@@ -17,7 +17,7 @@ KINDS = ("law", "directive")
 FOR, AGAINST = "가결", "부결"  # as stored: the names of a for/against agenda's two outcomes
 
 
-def shown(outcome: str | None, locale: str | None = None) -> str:
+def label(outcome: str | None, locale: str | None = None) -> str:
     """An outcome as a reader sees it: For and Against in the reader's language, any other
     outcome (a planet, a player, a name on the list) as it was given."""
     if outcome == FOR:

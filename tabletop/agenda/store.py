@@ -31,6 +31,7 @@ from tabletop.agenda.model import (
     Ballot,
     Player,
     clean,
+    label,
     voting_order,
 )
 from tabletop.core import text
@@ -289,7 +290,7 @@ class AgendaStore:
         k = text.key(outcome)
         if not k:  # nothing a name could match (🙂, punctuation): say what was typed
             shown = clean(outcome)[:40]
-            raise UserError(t("agenda.unknown_outcome", outcome=shown, outcomes=", ".join(agenda.outcomes) or "-"))
+            raise UserError(t("agenda.unknown_outcome", outcome=shown, outcomes=", ".join(map(label, agenda.outcomes)) or "-"))
         if agenda.outcome_type == "for-against":
             if k in _FOR_WORDS:
                 return FOR

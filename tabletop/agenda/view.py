@@ -10,7 +10,8 @@ from __future__ import annotations
 from zoneinfo import ZoneInfo
 
 from tabletop.agenda import windows
-from tabletop.agenda.model import Agenda, shown
+from tabletop.agenda.model import Agenda
+from tabletop.agenda.model import label as outcome_label
 from tabletop.agenda.store import AgendaStore
 from tabletop.core.components import NUMBER, Component
 from tabletop.core.i18n import current, t
@@ -58,14 +59,14 @@ def agenda_embed(agenda: Agenda) -> Embed:
     if agenda.secret:
         lines[0] += f" · 🔒 {t('agenda.secret', loc)}"
     if agenda.hidden:
-        lines += [f"**{escape_md(shown(o, loc))}**" for o in agenda.outcomes]
+        lines += [f"**{escape_md(outcome_label(o, loc))}**" for o in agenda.outcomes]
         voted = [escape_md(b.voter_name) for b in agenda.ballots]
         lines.append(t("agenda.voted", loc, n=len(voted)) + (f": {_some(voted, loc)}" if voted else ""))
     else:
         for outcome in agenda.outcomes:
             voters = [f"{escape_md(b.voter_name)} {b.votes}" for b in agenda.ballots if b.outcome == outcome]
             lines.append(
-                f"**{escape_md(shown(outcome, loc))}** — {t('agenda.votes', loc, n=tally.get(outcome, 0))}"
+                f"**{escape_md(outcome_label(outcome, loc))}** — {t('agenda.votes', loc, n=tally.get(outcome, 0))}"
                 + (f" · {_some(voters, loc)}" if voters else "")
             )
         abstained = [escape_md(b.voter_name) for b in agenda.ballots if b.outcome is None]
@@ -86,7 +87,7 @@ def agenda_embed(agenda: Agenda) -> Embed:
     if agenda.windows:
         fields += _window_fields(agenda)
     if agenda.predictions:
-        preds = [f"{escape_md(name)} → {escape_md(shown(outcome, loc))}" for name, outcome in agenda.predictions.values()]
+        preds = [f"{escape_md(name)} → {escape_md(outcome_label(outcome, loc))}" for name, outcome in agenda.predictions.values()]
         fields += _fields(t("agenda.predictions", loc), preds, ", ")
     if agenda.open:
         lines.append("")
@@ -98,7 +99,7 @@ def agenda_embed(agenda: Agenda) -> Embed:
     if agenda.result:
         r = agenda.result
         lines.append("")
-        line = f"**{t('agenda.result', loc, winner=escape_md(shown(r['winner'], loc)))}**"
+        line = f"**{t('agenda.result', loc, winner=escape_md(outcome_label(r['winner'], loc)))}**"
         if r["decided_by"] == "speaker":
             line += " " + t("agenda.nobody_voted" if not any(r["tally"].values()) else "agenda.by_speaker", loc)
         lines.append(line)
@@ -175,7 +176,7 @@ def agenda_rows(agenda: Agenda) -> list[list]:
         if agenda.outcomes:
             rows.append(
                 [
-                    Button(truncate_label(shown(o), 80), VOTE.id(id=aid, index=i), style="primary")
+                    Button(truncate_label(outcome_label(o), 80), VOTE.id(id=aid, index=i), style="primary")
                     for i, o in enumerate(agenda.outcomes)
                 ]
             )
@@ -185,7 +186,7 @@ def agenda_rows(agenda: Agenda) -> list[list]:
                 Select(
                     PICK.id(id=aid),
                     t("agenda.select", loc),
-                    [SelectOption(truncate_label(shown(o), 100), str(i)) for i, o in enumerate(agenda.outcomes)],
+                    [SelectOption(truncate_label(outcome_label(o), 100), str(i)) for i, o in enumerate(agenda.outcomes)],
                 )
             ]
         )
@@ -233,6 +234,6 @@ def history_reply(agendas: list[Agenda]) -> Reply:
     lines = []
     for a in agendas:
         status = t(f"agenda.status.{a.status}")
-        result = f" → **{escape_md(shown(a.result['winner']))}**" if a.result else ""
+        result = f" → **{escape_md(outcome_label(a.result['winner']))}**" if a.result else ""
         lines.append(f"#{a.id} {escape_md(a.name)} · {status}{result}")
     return Reply(embeds=[Embed(title=t("agenda.history"), description="\n".join(lines))], ephemeral=True)
