@@ -303,7 +303,7 @@ class AgendaStore:
             if len(clean(outcome)) > MAX_NAME:
                 raise UserError(t("agenda.outcome_too_long", limit=MAX_NAME))
             return clean(outcome)
-        raise UserError(t("agenda.unknown_outcome", outcome=outcome[:40], outcomes=", ".join(agenda.outcomes)))
+        raise UserError(t("agenda.unknown_outcome", outcome=outcome[:40], outcomes=", ".join(map(label, agenda.outcomes))))
 
     def vote(self, agenda_id: int, user: Player, outcome: str | None, votes: int) -> Agenda:
         """Record (or change) a ballot; 0 votes is abstaining (62.14). Committed before return."""
