@@ -106,8 +106,7 @@ class Piped:
     def press(self, number: re.Match):
         n = int(number["n"])
         if not 1 <= n <= len(self.numbered):  # a bare number is a choice, never a rule
-            key = "console.no_choice" if self.numbered else "console.no_choices"
-            return error_reply(t(key, self.ctx.locale, number=n, count=len(self.numbered)))
+            return error_reply(lines.no_choice(self.ctx, n, len(self.numbered)))
         choice = self.numbered[n - 1]
         try:
             with lines.acting(self.ctx, number["actor"]):

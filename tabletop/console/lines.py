@@ -142,3 +142,11 @@ def parse_line(line: str, is_game: Callable[[str], bool] | None = None) -> tuple
         stray = re.match(r"(\w+):", rest.strip())
         options[stray.group(1) if stray else "_"] = rest.strip()
     return actor, name, options
+
+
+def no_choice(ctx: Context, number: int, count: int) -> str:
+    """What a bare number that is no button on screen gets: the choices there are, and /rule N
+    only where N is a section of the game being asked about (never a rule that does not exist)."""
+    is_rule = ctx.compendium.section_by_number(ctx.default_game(), number) is not None
+    key = ("console.no_choice" if count else "console.no_choices") + ("" if is_rule else "_only")
+    return t(key, ctx.locale, number=number, count=count)

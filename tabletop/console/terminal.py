@@ -286,8 +286,7 @@ class Terminal:
         if number and not 1 <= int(number["n"]) <= len(self.numbered):
             # A bare number here is a choice, never a rule: 3 typed after a two-button answer
             # must not open section 3. A rule by number is asked for with /rule.
-            key = "console.no_choice" if self.numbered else "console.no_choices"
-            message = t(key, self.ctx.locale, number=number["n"], count=len(self.numbered))
+            message = lines.no_choice(self.ctx, int(number["n"]), len(self.numbered))
             render(self.console, error_reply(message), [])
             return
         if number:

@@ -386,3 +386,10 @@ def test_a_piped_odds_chart_is_saved_and_its_path_shown(cli_env):
     assert out.returncode == 0, out.stderr
     found = re.search(r"📎 (\S+\.png)", out.stdout)
     assert found and Path(found.group(1)).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_number_that_is_no_button_suggests_only_a_rule_that_exists(cli_env):
+    out = run_bot(["console"], cli_env, stdin="/rule 79.1\n999\n80\n")
+    assert out.returncode == 0, out.stderr
+    assert "999번 선택지는 없어요" in out.stdout and "/rule 999" not in out.stdout
+    assert "80번 선택지는 없어요" in out.stdout and "/rule 80" in out.stdout
