@@ -148,5 +148,8 @@ def no_choice(ctx: Context, number: int, count: int) -> str:
     """What a bare number that is no button on screen gets: the choices there are, and /rule N
     only where N is a section of the game being asked about (never a rule that does not exist)."""
     is_rule = ctx.compendium.section_by_number(ctx.default_game(), number) is not None
-    key = ("console.no_choice" if count else "console.no_choices") + ("" if is_rule else "_only")
+    if count:
+        key = "console.no_choice" if is_rule else "console.no_choice_only"
+    else:
+        key = "console.no_choices" if is_rule else "console.no_choices_only"
     return t(key, ctx.locale, number=number, count=count)
