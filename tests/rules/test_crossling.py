@@ -57,6 +57,6 @@ def test_korean_and_english_questions_reach_the_japanese_pack(compendium):
 
 def test_the_issue_examples_from_the_command_line(cli_env):
     out = run_bot(["rule", "地上戦って何ラウンドまでやるの？"], cli_env)
-    assert out.returncode == 0 and "70" in out.stdout.splitlines()[0] + out.stdout.splitlines()[1]
+    assert out.returncode == 0 and out.stdout.startswith("━━ 70 ")
     out = run_bot(["search", "--game", "new-frontiers", "入植のとき、足りない分をクレジットで払ってもいい？"], cli_env)
-    assert out.returncode == 0 and "정착" in out.stdout.splitlines()[0]
+    assert out.returncode == 0 and out.stdout.startswith(" 1. 10 정착")
