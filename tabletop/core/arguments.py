@@ -14,6 +14,18 @@ from tabletop.core.commands import Command, Option, convert, description_key
 from tabletop.core.i18n import LOCALES, command_text
 
 
+class Once(argparse.Action):
+    """A flag given twice is refused, as the console refuses an option given twice: the shell
+    would otherwise keep the last value and drop the first without a word."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        given = namespace.__dict__.setdefault("_given", set())  # a default is not "given"
+        if self.dest in given:
+            parser.error(f"{option_string} is given twice: give it once")
+        given.add(self.dest)
+        setattr(namespace, self.dest, values)
+
+
 def flag(opt: Option) -> str:
     return "--" + opt.name.replace("_", "-")
 
@@ -38,7 +50,9 @@ def add_command(sub, cmd: Command, name: str, skip: tuple[str, ...] = (), **help
         elif opt.kind == "bool":
             parser.add_argument(flag(opt), dest=opt.name, action="store_true", default=None, help=text)
         else:
-            parser.add_argument(flag(opt), dest=opt.name, required=opt.required, choices=opt.choices or None, help=text)
+            parser.add_argument(
+                flag(opt), dest=opt.name, required=opt.required, choices=opt.choices or None, action=Once, help=text
+            )
     parser.add_argument("--locale", default="ko", choices=LOCALES)
     parser.set_defaults(table_command=cmd.name)
     return parser

@@ -167,3 +167,9 @@ def test_render_of_a_refused_query_prints_the_refusal_and_fails(cli_env):
     out = run_bot(["render", "", "--json"], cli_env)
     assert out.returncode == 1 and json.loads(out.stdout)[0]["flags"] == 64  # the ephemeral error payload
     assert run_bot(["render", "79.1", "--json"], cli_env).returncode == 0
+
+
+def test_an_option_given_twice_is_refused_not_overwritten(cli_env):
+    args = ["odds", "ground", "--attacker", "2 infantry", "--attacker", "30 infantry", "--defender", "1 infantry"]
+    out = run_bot(args, cli_env)
+    assert out.returncode == 2 and "--attacker is given twice" in out.stderr and out.stdout == ""
