@@ -14,6 +14,9 @@ out: the decision never overrules a player who named the section.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 import numpy as np
 
 from tabletop.rules import fusion
@@ -25,20 +28,13 @@ L2 = 1.0  # a light ridge: the features are on similar scales and the files hold
 def ranking_rows(compendium, files: dict[str, list[dict]]) -> dict[str, list[tuple[np.ndarray, np.ndarray]]]:
     """Pack -> (features of every section the search reached, which of them were expected) for
     each answerable question the names do not settle."""
-    engine = compendium.search
-    saved, engine.answer_threshold = engine.answer_threshold, 0.0
     out: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {}
-    try:
-        for game, queries in files.items():
-            for q in queries:
-                expect = {section_id(compendium, game, str(e)) for e in q.get("expect") or []}
-                results = [r for r in engine.search(str(q["q"]), game, limit=10_000) if r.evidence is not None]
-                if not expect or not results or not any(r.section in expect for r in results):
-                    continue
+    with _every_result(compendium) as engine:
+        for game, question, expect in _asked(compendium, files):
+            results = [r for r in engine.search(question, game, limit=10_000) if r.evidence is not None]
+            if expect and any(r.section in expect for r in results):
                 x = np.array([[r.evidence[f] for f in fusion.RANK_FEATURES] for r in results])
                 out.setdefault(game, []).append((x, np.array([r.section in expect for r in results])))
-    finally:
-        engine.answer_threshold = saved
     return out
 
 
@@ -133,22 +129,34 @@ def ranking_report(fitted: dict) -> list[str]:
     return lines
 
 
-def rows(compendium, files: dict[str, list[dict]], dense: bool = True) -> dict[str, list[tuple[dict, int]]]:
-    """Pack -> (features of the best section, label) for every question the names do not settle."""
+@contextmanager
+def _every_result(compendium) -> Iterator:
+    """The search with its answer decision off, for as long as a fit reads its rankings: every
+    question's best sections come back, answered or not."""
     engine = compendium.search
     saved, engine.answer_threshold = engine.answer_threshold, 0.0
-    out: dict[str, list[tuple[dict, int]]] = {}
     try:
-        for game, queries in files.items():
-            for q in queries:
-                results = engine.search(str(q["q"]), game, limit=3, dense=dense)
-                if not results or results[0].evidence is None:
-                    continue
-                expect = {section_id(compendium, game, str(e)) for e in q.get("expect") or []}
-                label = int(any(r.section in expect for r in results))
-                out.setdefault(game, []).append((results[0].evidence, label))
+        yield engine
     finally:
         engine.answer_threshold = saved
+
+
+def _asked(compendium, files: dict[str, list[dict]]) -> Iterator[tuple[str, str, set[str]]]:
+    """(pack, question, the sections it expects) for every question of the files."""
+    for game, queries in files.items():
+        for q in queries:
+            yield game, str(q["q"]), {section_id(compendium, game, str(e)) for e in q.get("expect") or []}
+
+
+def rows(compendium, files: dict[str, list[dict]], dense: bool = True) -> dict[str, list[tuple[dict, int]]]:
+    """Pack -> (features of the best section, label) for every question the names do not settle."""
+    out: dict[str, list[tuple[dict, int]]] = {}
+    with _every_result(compendium) as engine:
+        for game, question, expect in _asked(compendium, files):
+            results = engine.search(question, game, limit=3, dense=dense)
+            if results and results[0].evidence is not None:
+                label = int(any(r.section in expect for r in results))
+                out.setdefault(game, []).append((results[0].evidence, label))
     return out
 
 

@@ -203,7 +203,7 @@ def confidences(evidence: dict[str, dict[str, float] | None], with_meaning: bool
 @dataclass(frozen=True)
 class DenseView:
     """One question's dense evidence over one pack: a z-score per section (its best passage)
-    and per passage, on the same scale."""
+    and per passage, on the same scale; the best cosine; a z per section of its two best."""
 
     section_z: dict[str, float]
     doc_z: np.ndarray
@@ -223,7 +223,7 @@ def dense_view(matrix: np.ndarray, doc_sections: list[str], query: np.ndarray) -
     spread = float(values.std()) or 1.0
     mean = float(values.mean())
     # the section as a whole: the mean of its two best passages, on its own z scale
-    pair = {s: sum(sorted(v)[-2:]) / len(sorted(v)[-2:]) for s, v in by_section.items()}
+    pair = {s: float(np.mean(sorted(v)[-2:])) for s, v in by_section.items()}
     pvalues = np.fromiter(pair.values(), dtype=np.float64)
     pspread, pmean = float(pvalues.std()) or 1.0, float(pvalues.mean())
     return DenseView(

@@ -98,9 +98,8 @@ class SearchEngine:
         self.ranks_words = True  # False: the meaning alone ranks (eval's check that fusion loses nothing)
         self._indexes: dict[str, PackIndex] = {}
         self._vectors: dict[str, np.ndarray] = {}
-        self._embed = functools.lru_cache(maxsize=2048)(
-            self.embedder.query
-        )  # a question asked again (eval asks each once per weight)
+        # a question asked again (and eval --fit reads each question several times)
+        self._embed = functools.lru_cache(maxsize=2048)(self.embedder.query)
 
     def index(self, game: str) -> PackIndex | None:
         """A pack's index, built when the pack is first searched: a session that only asks about
