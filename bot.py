@@ -17,13 +17,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from pathlib import Path
 
 from tabletop import features
 from tabletop.combat.unitdata import UnitDataError, load_unit_tables
-from tabletop.core import arguments, logs
+from tabletop.core import arguments, config, logs
 from tabletop.core.commands import COMMANDS
 from tabletop.core.i18n import speaking
 from tabletop.rules import answers, ruledb
@@ -35,7 +34,7 @@ EXIT_FAULT = 3  # the bot cannot run as configured (a state database it cannot o
 
 def _compendium():
     """The rules, with one warning on stderr (and in the log) when they may be stale."""
-    from tabletop.core.paths import rules_db_path
+    from tabletop.core.config import rules_db_path
     from tabletop.rules.compendium import Compendium
 
     if ruledb.stored_hash(rules_db_path()) != ruledb.content_hash() and ruledb.packs_valid():
@@ -48,21 +47,21 @@ def _compendium():
     return compendium
 
 
-def _state(path: str | None = None, required: bool = False):
+def _state(required: bool = False):
     """The state database; when it cannot be opened, a clear message and (for the console) a
     stand-in that answers every write with that message; for the bot, StateUnavailable."""
     from tabletop.store import StateUnavailable, open_state, stand_in
 
     try:
-        state = open_state(path)
+        state = open_state()
     except StateUnavailable as exc:
         print(exc.message, file=sys.stderr)
         if required:
             raise
-        return stand_in(exc.message)
-    if state.read_only:
+        return stand_in(exc.why)
+    if state.refusal:
         print(state.refusal, file=sys.stderr)
-    problem = getattr(state, "problem", "")  # a server that is down now: the bot starts all the same
+    problem = getattr(state, "problem", None)  # a server that is down now: the bot starts all the same
     if problem:
         print(problem, file=sys.stderr)
     return state
@@ -139,7 +138,7 @@ def cmd_console(args) -> int:
         print(answers.t("state.empty_path"), file=sys.stderr)
         return 2
     if args.state:
-        os.environ["STATE_DB"] = args.state
+        config.use(state_db=args.state)
     compendium = _compendium()
     if args.game is not None:  # an unknown game is refused now, not at the first question
         try:
@@ -147,7 +146,7 @@ def cmd_console(args) -> int:
         except answers.UserError as exc:
             print(exc.message, file=sys.stderr)
             return 2
-    return console.run(compendium, _state(args.state), as_json=args.json, game=args.game)
+    return console.run(compendium, _state(), as_json=args.json, game=args.game)
 
 
 def cmd_eval(args) -> int:
@@ -205,17 +204,18 @@ def cmd_site(args) -> int:
         print(answers.t("site.no_folder"), file=sys.stderr)
         return 1
     out = Path(args.out)
-    blocking = next((p for p in (out, *out.parents) if p.exists() and not p.is_dir()), None)
-    if blocking is not None:
-        print(answers.t("site.not_a_folder", path=blocking), file=sys.stderr)
-        return 1
     try:
+        blocking = next((p for p in (out, *out.parents) if p.exists() and not p.is_dir()), None)
+        if blocking is not None:
+            print(answers.t("site.not_a_folder", path=blocking), file=sys.stderr)
+            return 1
         if build.up_to_date(comp, out):
             print(answers.t("site.up_to_date", path=out))
         else:
             stats = build.build(comp, out)
             print(answers.t("site.built", path=stats["path"], pages=stats["pages"], packs=stats["packs"]))
-    except OSError:  # a folder that cannot be made or written (permissions, a read-only disk)
+    except (OSError, ValueError):  # a folder that cannot be made or written (permissions, a
+        # read-only disk, a name too long or with a NUL in it)
         print(answers.t("site.cannot_write", path=out), file=sys.stderr)
         return 1
     if args.serve:
@@ -268,7 +268,8 @@ def _token() -> str | None:
         load_dotenv()
     except ImportError:  # python-dotenv is optional
         pass
-    return os.environ.get("DISCORD_TOKEN", "").strip() or None
+    config.load()  # the .env file's values are checked as the environment's were
+    return str(config.setting("discord_token")) or None
 
 
 def cmd_run(args) -> int:
@@ -288,13 +289,14 @@ def cmd_run(args) -> int:
     from cogs.client import shard_settings
 
     try:
-        shards = shard_settings(dict(os.environ))
+        settings = config.load()
+        shards = shard_settings({"SHARD_COUNT": settings.shard_count, "SHARD_IDS": settings.shard_ids})
     except ValueError as exc:
         print(exc, file=sys.stderr)
         return EXIT_USAGE
     try:
         with speaking("en"):
-            state = _state(None, required=True)
+            state = _state(required=True)
     except StateUnavailable:
         return EXIT_FAULT
     with speaking("en"):
@@ -307,7 +309,7 @@ def cmd_health(args) -> int:
     import sqlite3
 
     from cogs.lifecycle import HEARTBEAT_STALE, heartbeat_ages
-    from tabletop.core.paths import rules_db_path
+    from tabletop.core.config import rules_db_path
 
     problems = []
     try:
@@ -338,17 +340,17 @@ def _state_problems() -> list[str]:
     """The state store opens and answers a read (a file, or the PostgreSQL server)."""
     from tabletop.store import StateUnavailable, open_state, state_target
 
-    try:
-        with speaking("en"):
+    with speaking("en"):  # for the admin reading a container's health log
+        try:
             state = open_state()
-    except StateUnavailable as exc:
-        return [exc.message]
-    try:
-        state.logged_roll(0)
-    except answers.UserError as exc:
-        return [exc.message]
-    finally:
-        state.close()
+        except StateUnavailable as exc:
+            return [exc.message]
+        try:
+            state.logged_roll(0)
+        except answers.UserError as exc:
+            return [exc.message]
+        finally:
+            state.close()
     print(f"state: {state.dialect} {state.target}" if state.dialect == "postgresql" else f"state: {state_target()}")
     return []
 
@@ -486,11 +488,16 @@ def main(argv: list[str] | None = None) -> int:
     args, extra = top.parse_known_args(argv)
     if extra:
         getattr(args, "_parser", top).error(f"unrecognized arguments: {' '.join(extra)}")
-    logs.setup(verbose=args.verbose)
+    config.forget_choices()
     func = getattr(args, "func", cmd_run)
     try:
         with speaking(getattr(args, "locale", None)):  # every message of this run, in --locale
+            config.load()  # a variable the bot cannot use is said now, not by every command
+            logs.setup(verbose=args.verbose)
             return func(args)
+    except config.ConfigError as exc:
+        print(exc.message, file=sys.stderr)
+        return EXIT_USAGE
     except PackError as exc:
         print("The rule packs have problems; the database was not changed:", file=sys.stderr)
         for message in exc.messages:

@@ -12,11 +12,12 @@ import asyncio
 import contextlib
 import json
 import logging
-import os
 import time
 from pathlib import Path
 
-from tabletop.core.paths import DATA_DIR, state_db_path
+from tabletop.core import config
+from tabletop.core.config import state_db_path
+from tabletop.core.paths import DATA_DIR
 from tabletop.store import is_postgresql
 
 log = logging.getLogger(__name__)
@@ -29,9 +30,9 @@ HEARTBEAT_STALE = 120.0  # a heartbeat older than this means the gateway is not 
 def heartbeat_path() -> Path:
     """This process's heartbeat file: HEARTBEAT_FILE, else beside a state file, else in data/
     (a PostgreSQL store is shared; the heartbeat is the process's own)."""
-    if os.environ.get("HEARTBEAT_FILE"):
-        return Path(os.environ["HEARTBEAT_FILE"])
-    if is_postgresql(os.environ.get("STATE_DB") or ""):
+    if config.setting("heartbeat_file"):
+        return Path(str(config.setting("heartbeat_file")))
+    if is_postgresql(config.state_db()):
         return DATA_DIR / "heartbeat"
     return state_db_path().with_name("heartbeat")
 

@@ -50,7 +50,7 @@ def me(ctx: Context) -> Player:
 def _readable(ctx: Context) -> None:
     """No state database behind the stand-in: say why, not "no agenda here"."""
     if ctx.state.stand_in:
-        raise UserError(ctx.state.refusal)
+        raise UserError(str(ctx.state.refusal))
 
 
 def _current(ctx: Context):

@@ -19,7 +19,7 @@ from pathlib import Path
 import numba
 import numpy as np
 
-from tabletop.core.paths import state_db_path
+from tabletop.core.config import state_db_path
 
 
 def _cache_directory() -> str | None:

@@ -7,7 +7,6 @@ paging included. Piped sessions never come here: console.py keeps them plain, as
 from __future__ import annotations
 
 import logging
-import os
 import re
 import uuid
 from collections.abc import Callable, Iterable
@@ -28,6 +27,7 @@ from tabletop.console.files import save
 from tabletop.core import commands
 from tabletop.core import text as rules_text
 from tabletop.core.components import press_asking
+from tabletop.core.config import setting
 from tabletop.core.errors import UserError
 from tabletop.core.i18n import t
 from tabletop.core.render import PAGE_NEXT, PAGE_PREV, Choice, Paged, Reply, choices, harmless
@@ -40,8 +40,7 @@ _NUMBER = re.compile(r"^(?:as\s+(?P<actor>[^:]{1,64}):\s*)?(?P<n>\d{1,3})$", re.
 
 def history_path() -> Path:
     """Where the console keeps its history between sessions (XDG state directory)."""
-    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    return Path(base) / "ti4-rules-bot" / "console_history"
+    return Path(str(setting("state_home"))) / "ti4-rules-bot" / "console_history"
 
 
 def open_history() -> History:

@@ -15,6 +15,7 @@ import string
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
@@ -110,6 +111,22 @@ def t(key: str, locale: object | None = None, **values: object) -> str:
     an agenda's message), Korean when a locale lacks it, filled in."""
     text = catalogue(lang(locale) if locale is not None else LOCALE.get()).get(key) or catalogue(DEFAULT_LOCALE)[key]
     return _FORMATTER.format(text, **values) if values else text
+
+
+@dataclass(frozen=True)
+class Sentence:
+    """A message kept as its key and values and rendered when read: a fault noticed once (at
+    start, or by another user's request) is told to each asker in their own language."""
+
+    key: str
+    values: tuple[tuple[str, object], ...] = ()
+
+    def __str__(self) -> str:
+        return t(self.key, **dict(self.values))
+
+
+def sentence(key: str, **values: object) -> Sentence:
+    return Sentence(key, tuple(values.items()))
 
 
 def command_text(key: str, language: str) -> str | None:

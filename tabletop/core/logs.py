@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import contextvars
 import logging
-import os
 import re
 import sys
+
+from tabletop.core.config import setting
 
 FORMAT = "%(asctime)s %(levelname)s %(name)s guild=%(guild)s command=%(command)s error=%(error_id)s: %(message)s"
 # Discord bot tokens: base64 user id, a dot, a timestamp, a dot, an HMAC
@@ -27,7 +28,8 @@ _secrets: set[str] = set()
 
 
 def add_secret(value: str | None) -> None:
-    """A value that must never be logged (the token), whatever its shape."""
+    """A value that must never be logged (the token, a database password), whatever its shape;
+    shorter ones are too likely to be ordinary words to replace."""
     if value and len(value) >= 8:
         _secrets.add(value)
 
@@ -59,10 +61,8 @@ class RedactingFormatter(logging.Formatter):
 
 def setup(verbose: bool = False, stream=None) -> None:
     """Configure the root logger once: the format, the level from LOG_LEVEL, redaction."""
-    level_name = os.environ.get("LOG_LEVEL", "DEBUG" if verbose else "INFO").upper()
-    level = getattr(logging, level_name, None)
-    if not isinstance(level, int):
-        level = logging.INFO
+    level_name = str(setting("log_level")) or ("DEBUG" if verbose else "INFO")
+    level = logging.getLevelNamesMapping()[level_name]
     handler = logging.StreamHandler(stream or sys.stderr)
     handler.setFormatter(RedactingFormatter(FORMAT))
     handler.addFilter(ContextAndRedaction())
@@ -71,5 +71,6 @@ def setup(verbose: bool = False, stream=None) -> None:
         root.removeHandler(old)
     root.addHandler(handler)
     root.setLevel(level)
-    if level_name not in logging.getLevelNamesMapping():
-        logging.getLogger(__name__).warning("LOG_LEVEL=%s is not a level; using INFO", level_name[:20])
+    # the pool retries a lost server every second or so, each time with libpq's multi-line
+    # message; the state store logs the same fault itself, once per outage, in one line
+    logging.getLogger("psycopg.pool").setLevel(max(level, logging.ERROR))

@@ -16,13 +16,13 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import os
 import sqlite3
 import threading
 from pathlib import Path
 
 import numpy as np
 
+from tabletop.core.config import setting
 from tabletop.core.paths import DATA_DIR
 
 log = logging.getLogger(__name__)
@@ -42,7 +42,7 @@ SHIPPED = DATA_DIR / "passage_vectors.sqlite3"
 
 def cache_path() -> Path:
     """Where vectors of texts already embedded are kept (EMBEDDINGS_CACHE moves it)."""
-    return Path(os.environ.get("EMBEDDINGS_CACHE") or DATA_DIR / "embeddings.db")
+    return Path(str(setting("embeddings_cache")))
 
 
 def passage_text(heading: str, body: str) -> str:

@@ -4,7 +4,7 @@ RULES_SITE_URL says where the site is published."""
 
 from __future__ import annotations
 
-import os
+from tabletop.core.config import setting
 
 
 def anchor(rule_id: str) -> str:
@@ -20,7 +20,7 @@ def page(pack: str, section_id: str) -> str:
 def site_url(pack: str, section_id: str, rule_id: str | None = None) -> str | None:
     """The address of a section (at its rule) on the published site, or None when RULES_SITE_URL
     is not set."""
-    base = os.environ.get("RULES_SITE_URL", "").strip().rstrip("/")
+    base = str(setting("rules_site_url"))
     if not base:
         return None
     return f"{base}/{page(pack, section_id)}" + (f"#{anchor(rule_id)}" if rule_id else "")

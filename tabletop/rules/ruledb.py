@@ -18,7 +18,8 @@ from pathlib import Path
 import sqlite_utils
 
 from tabletop.core import text
-from tabletop.core.paths import RULES_DIR, rules_db_path
+from tabletop.core.config import rules_db_path
+from tabletop.core.paths import RULES_DIR
 from tabletop.rules import crossling, dense, morph
 from tabletop.rules.packs import Pack, PackError, Section, load_packs
 

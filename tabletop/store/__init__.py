@@ -5,18 +5,17 @@ database: no rebuild touches it."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
-from tabletop.core.i18n import t
-from tabletop.core.paths import state_db_path
+from tabletop.core.config import state_db
+from tabletop.core.i18n import Sentence, sentence
 from tabletop.store.base import StateStore, StateUnavailable, begin_request, now_text
 from tabletop.store.sqlite import SqliteState
 
 
 def state_target() -> str:
     """Where the state lives: STATE_DB (a file path or a postgresql:// URL), else data/state.db."""
-    return os.environ.get("STATE_DB") or str(state_db_path())
+    return state_db()
 
 
 def is_postgresql(target: str) -> bool:
@@ -31,14 +30,14 @@ def open_state(target: Path | str | None = None) -> StateStore:
         from tabletop.store import postgres  # psycopg is loaded only by those who use it
 
         if not postgres.is_url(where):
-            raise StateUnavailable(t("state.bad_url", url=postgres.shown(where), reason="postgresql://…"))
+            raise StateUnavailable(sentence("state.bad_url", url=postgres.shown(where)))
         return postgres.PostgresState(where)
     return SqliteState(where)
 
 
-def stand_in(message: str) -> StateStore:
-    """A store that refuses every write with `message` (the real one could not be opened)."""
-    return SqliteState.unavailable(message)
+def stand_in(why: Sentence) -> StateStore:
+    """A store that refuses every write saying `why` (the real one could not be opened)."""
+    return SqliteState.unavailable(why)
 
 
 __all__ = [

@@ -18,7 +18,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 
 from tabletop.core.errors import UserError
-from tabletop.core.i18n import t
+from tabletop.core.i18n import Sentence, t
 
 log = logging.getLogger(__name__)
 
@@ -27,11 +27,19 @@ REQUEST_MEMORY = timedelta(days=1)
 
 
 class StateUnavailable(Exception):
-    """The state store cannot be opened: the message says where and what to do."""
+    """The state store cannot be opened: the sentence says where and what to do, in the
+    language of whoever reads `message`."""
 
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
+    def __init__(self, why: Sentence):
+        super().__init__(why.key)
+        self.why = why
+
+    @property
+    def message(self) -> str:
+        return str(self.why)
+
+    def __str__(self) -> str:
+        return self.message
 
 
 class Cursor(Protocol):
@@ -79,7 +87,7 @@ class StateStore:
 
     dialect = ""
     target = ""  # the file path or URL (without its password), for messages
-    refusal = ""  # why writes are refused (read-only), empty when they are not
+    refusal: Sentence | None = None  # why writes are refused (read-only), None when they are not
     stand_in = False  # no store behind it (it could not be opened): reads say so too
 
     @property
@@ -98,7 +106,7 @@ class StateStore:
         writers of the same thing wait for each other, in every process. Refused before anything
         happens when the store is read-only; a repeated request is refused with a sentence."""
         if self.refusal:
-            raise UserError(self.refusal)
+            raise UserError(str(self.refusal))
         request = _request.get()
         # several names are always taken in one order: two writers can never each hold a name the
         # other waits for
@@ -134,8 +142,7 @@ class StateStore:
         try:
             with self.read() as c:
                 row = c.execute("select value from settings where guild_id = ? and key = ?", (str(guild_id), key)).fetchone()
-        except UserError as exc:
-            log.warning("setting %s read as its default: %s", key, exc.message)
+        except UserError:  # the store said why when it failed; each read need not say it again
             return default
         return row[0] if row else default
 

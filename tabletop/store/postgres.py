@@ -13,8 +13,6 @@ the pool reconnects by itself when the server is back.
 from __future__ import annotations
 
 import logging
-import os
-import re
 import threading
 import time
 from collections.abc import Sequence
@@ -25,16 +23,16 @@ from typing import Any
 import psycopg
 import psycopg_pool
 
+from tabletop.core.config import pool_size as pool_size_setting
 from tabletop.core.errors import UserError
-from tabletop.core.i18n import t
+from tabletop.core.i18n import Sentence, sentence
+from tabletop.core.logs import add_secret
 from tabletop.store.base import StateStore, StateUnavailable
+from tabletop.store.faults import cause, first_line, hide_passwords, logged, passwords_in
 from tabletop.store.schema import migrations, render
 
 log = logging.getLogger(__name__)
 
-# Each process runs its commands in a small worker pool; one connection per worker, and a dozen
-# processes at this size stay under PostgreSQL's default max_connections (100).
-POOL_SIZE = int(os.environ.get("STATE_POOL_SIZE") or 8)
 # libpq's own wait for a server at start: long enough for a server on another machine, short
 # enough that a bot whose database is down starts answering rules promptly.
 CONNECT_TIMEOUT = 5
@@ -52,8 +50,7 @@ def is_url(target: str) -> bool:
 
 def shown(url: str) -> str:
     """The URL with its password hidden, for messages and logs."""
-    url = re.sub(r"(://[^:/@?]*):[^@/?]*@", r"\1:***@", url)
-    return re.sub(r"(password=)[^&]*", r"\1***", url)
+    return hide_passwords(url)
 
 
 class Row(tuple):
@@ -99,52 +96,86 @@ class _Connection:
 class PostgresState(StateStore):
     dialect = "postgresql"
 
-    def __init__(self, url: str, pool_size: int = POOL_SIZE):
+    def __init__(self, url: str, pool_size: int | None = None):
         self.url = url
         self.target = shown(url)
-        self.refusal = ""
+        for secret in passwords_in(url):  # whatever a driver message quotes, no log line shows it
+            add_secret(secret)
+        self.refusal = None
         self.stand_in = False
-        self.problem = ""  # why the server cannot be used now; empty while it can
+        self.problem: Sentence | None = None  # why the server cannot be used now; None while it can
         self._failed_at = 0.0
+        self._connect_failure: BaseException | None = None  # why the pool's last connect failed
         self._ready = False
         self._migrating = threading.Lock()
         try:
             psycopg.conninfo.conninfo_to_dict(url)
         except psycopg.ProgrammingError as exc:
-            raise StateUnavailable(t("state.bad_url", url=self.target, reason=_first_line(exc))) from None
+            log.warning("STATE_DB %s: %s", self.target, hide_passwords(first_line(exc)))
+            raise StateUnavailable(sentence("state.bad_url", url=self.target)) from None
         self.pool = psycopg_pool.ConnectionPool(
             url,
             min_size=1,
-            max_size=max(1, pool_size),
+            max_size=pool_size or pool_size_setting(),  # STATE_POOL_SIZE: its reason is in core.config
             kwargs={"row_factory": _rows, "connect_timeout": CONNECT_TIMEOUT},
+            connection_class=self._recording_connections(),
+            # a connection idle through a server restart is found dead here and replaced, not
+            # handed to a command that would fail on it
+            check=psycopg_pool.ConnectionPool.check_connection,
             open=False,
             name="state",
         )
         self.pool.open(wait=False)
         try:
+            # one direct try first: a server that is down or refuses says why at once, where the
+            # pool would retry in silence for the whole checkout wait
+            psycopg.connect(url, connect_timeout=CONNECT_TIMEOUT).close()
             self._prepare()
-        except UserError as exc:  # not fatal: said once here, and to every state command
-            log.warning("%s", exc.message)
+        except psycopg.Error as exc:  # not fatal: logged once, said to every state command
+            self._unreachable(exc)
+        except UserError:
+            pass
 
     # --- availability ------------------------------------------------------------------------
 
+    def _recording_connections(self) -> type[psycopg.Connection[Any]]:
+        """The pool's connections, remembering why the last connect failed: the pool's own
+        timeout says only that no connection came, not why (wrong password, no database…)."""
+        store = self
+
+        class Recording(psycopg.Connection[Any]):
+            @classmethod
+            def connect(cls, *args: Any, **kwargs: Any) -> Any:
+                try:
+                    conn = super().connect(*args, **kwargs)
+                except psycopg.Error as exc:
+                    store._connect_failure = exc
+                    raise
+                store._connect_failure = None
+                return conn
+
+        return Recording
+
     def _unreachable(self, exc: BaseException) -> UserError:
-        timed_out = isinstance(exc, psycopg_pool.PoolTimeout)
-        reason = f"no connection within {CHECKOUT_WAIT:.0f} s" if timed_out else _first_line(exc)
-        self.problem = t("state.server_unavailable", url=self.target, reason=reason)
+        if isinstance(exc, psycopg_pool.PoolTimeout) and self._connect_failure is not None:
+            exc = self._connect_failure
+        said = sentence("state.server_unavailable", url=self.target, reason=cause(exc))
+        if said != self.problem:  # once per outage and cause, not once per command
+            logged(exc, self.target)
+        self.problem = said
         self._failed_at = time.monotonic()
-        return UserError(self.problem)
+        return UserError(str(self.problem))
 
     @contextmanager
     def _connection(self):
         if self.problem and time.monotonic() - self._failed_at < RETRY_EVERY:
-            raise UserError(self.problem)
+            raise UserError(str(self.problem))
         try:
             with self.pool.connection(timeout=CHECKOUT_WAIT) as conn:
                 yield conn
         except (psycopg.OperationalError, psycopg_pool.PoolTimeout) as exc:
             raise self._unreachable(exc) from None
-        self.problem = ""
+        self.problem = None
 
     def _prepare(self) -> None:
         """Migrate once per process, on the first connection that works."""
@@ -163,7 +194,7 @@ class PostgresState(StateStore):
             if row is None:
                 conn.execute("insert into schema_version values (0)")
             if current > len(scripts):
-                raise StateUnavailable(t("state.too_new", path=self.target, version=current, ours=len(scripts)))
+                raise StateUnavailable(sentence("state.too_new", path=self.target, version=current, ours=len(scripts)))
             for script in scripts[current:]:
                 for statement in render(script, self.dialect):
                     conn.execute(statement)
@@ -193,8 +224,3 @@ class PostgresState(StateStore):
 
     def close(self) -> None:
         self.pool.close()
-
-
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()
-    return text[0] if text else type(exc).__name__

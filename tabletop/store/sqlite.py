@@ -14,9 +14,10 @@ import threading
 from contextlib import contextmanager
 from pathlib import Path
 
-from tabletop.core.i18n import t
-from tabletop.core.paths import state_db_path
+from tabletop.core.config import state_db_path
+from tabletop.core.i18n import Sentence, sentence
 from tabletop.store.base import StateStore, StateUnavailable
+from tabletop.store.faults import NotAFile, ParentIsAFile, cause, is_damaged, logged
 from tabletop.store.schema import migrations, render
 
 log = logging.getLogger(__name__)
@@ -32,13 +33,16 @@ class SqliteState(StateStore):
         self.path = str(path or state_db_path())
         self.target = self.path
         self.lock = threading.RLock()
-        self.refusal = ""
+        self.refusal = None
         self.stand_in = False
         try:
             self.conn = self._connect()
             self.migrate()
         except (sqlite3.Error, OSError) as exc:  # a corrupt file reads as "not a database" here
-            raise StateUnavailable(t("state.unavailable", path=self.path, reason=_reason(exc))) from None
+            logged(exc, self.path)
+            if is_damaged(exc):
+                raise StateUnavailable(sentence("state.damaged", path=self.path)) from None
+            raise StateUnavailable(sentence("state.unavailable", path=self.path, reason=cause(exc))) from None
 
     def _connect(self) -> sqlite3.Connection:
         if self.path == ":memory:":
@@ -47,11 +51,11 @@ class SqliteState(StateStore):
         if target.is_dir():
             raise IsADirectoryError(self.path)
         if target.exists() and not target.is_file():  # /dev/null, a pipe: SQLite would write beside it
-            raise _NotAFile(self.path)
+            raise NotAFile(self.path)
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
         except (FileExistsError, NotADirectoryError):
-            raise _ParentIsAFile(self.path) from None
+            raise ParentIsAFile(self.path) from None
         conn: sqlite3.Connection | None = None
         try:
             conn = self._configure(sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=30))
@@ -71,8 +75,8 @@ class SqliteState(StateStore):
             if not target.exists():
                 raise
             # the file is there but cannot be written: read what it holds, refuse changes
-            self.refusal = t("state.read_only", path=self.path)
-            log.warning("state database %s is read-only (%s): reads only", self.path, _reason(exc))
+            self.refusal = sentence("state.read_only", path=self.path)
+            log.warning("state database %s is read-only (%s): reads only", self.path, exc)
             uri = f"file:{target.resolve()}?mode=ro"
             try:
                 conn = sqlite3.connect(uri, uri=True, check_same_thread=False, isolation_level=None)
@@ -92,12 +96,12 @@ class SqliteState(StateStore):
         return conn
 
     @classmethod
-    def unavailable(cls, message: str) -> SqliteState:
+    def unavailable(cls, why: Sentence) -> SqliteState:
         """A stand-in when the real store cannot be opened: every write is refused with the
         message, and state commands that read (an agenda, the log) answer with it too; rules
         and dice need no state and keep answering."""
         state = cls(":memory:")
-        state.refusal = message
+        state.refusal = why
         state.stand_in = True
         return state
 
@@ -110,9 +114,9 @@ class SqliteState(StateStore):
         with self.lock:
             current = self.version
             if current > len(scripts):
-                raise StateUnavailable(t("state.too_new", path=self.path, version=current, ours=len(scripts)))
+                raise StateUnavailable(sentence("state.too_new", path=self.path, version=current, ours=len(scripts)))
             if current < len(scripts) and self.refusal:
-                raise StateUnavailable(t("state.needs_upgrade", path=self.path))
+                raise StateUnavailable(sentence("state.needs_upgrade", path=self.path))
             for number, script in enumerate(scripts[current:], start=current + 1):
                 with self._write(()) as c:
                     for statement in render(script, self.dialect):
@@ -141,25 +145,3 @@ class SqliteState(StateStore):
     def close(self) -> None:
         with self.lock:
             self.conn.close()
-
-
-class _NotAFile(OSError):
-    """The path names something that is not a regular file (/dev/null)."""
-
-
-class _ParentIsAFile(OSError):
-    """A folder on the way to the path is a file."""
-
-
-def _reason(exc: BaseException) -> str:
-    if isinstance(exc, IsADirectoryError):
-        return "is a directory"
-    if isinstance(exc, _NotAFile):
-        return "is not a regular file"
-    if isinstance(exc, _ParentIsAFile):
-        return "a folder on the way to it is a file"
-    if isinstance(exc, sqlite3.DatabaseError) and "not a database" in str(exc):
-        return "not a state database (damaged, or another kind of file)"
-    if isinstance(exc, PermissionError):
-        return "permission denied"
-    return str(exc) or type(exc).__name__

@@ -218,3 +218,23 @@ def test_tests_mirror_the_packages():
     assert sorted(packages - dirs) == []
     assert sorted(dirs - packages - {"cogs", "project"}) == []
     assert sorted(p.name for p in tests.glob("test_*.py")) == []
+
+
+# numba reads its own variable at import; the bot only asks whether the admin set it
+_OWN_ENVIRONMENT_READERS = {"tabletop.core.config", "tabletop.combat.kernel"}
+
+
+def environment_readers() -> set[str]:
+    """The modules that read or write os.environ / os.getenv themselves."""
+    found = set()
+    for name, path in project_modules().items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            reads = isinstance(node, ast.Attribute) and node.attr in {"environ", "getenv", "putenv"}
+            if reads and isinstance(node.value, ast.Name) and node.value.id == "os":
+                found.add(name)
+    return found
+
+
+def test_configuration_is_read_in_one_place():
+    assert environment_readers() - _OWN_ENVIRONMENT_READERS == set()

@@ -15,7 +15,7 @@ import discord
 import pytest
 from discord import app_commands
 from discord_fakes import FakeBot, FakeInteraction, FakeUser
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.database import DirectoryBasedExampleDatabase
 
@@ -62,6 +62,11 @@ HOSTILE = st.one_of(
             "10 infantry, 2 mech",
             "2 dreadnought",
             "d10>=11",
+            "79.1.1",
+            ".1",
+            "1" * 30,
+            "postgresql://u:pw@[::1:5432/db",
+            "/etc/passwd/x",
         ]
     ),
 )
@@ -171,3 +176,107 @@ def test_discord_never_answers_with_an_error_id(compendium, state, qualified):
                 assert _snapshot(state) == before
 
     run()
+
+
+# --- what an operator types: environment variables, state URLs, site folders ----------------
+
+OPERATOR = settings(FUZZ, max_examples=25)
+PASSWORD = st.text(alphabet="abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!$^*()-_~", min_size=8, max_size=24)
+# hosts that fail at once, offline or not: nothing listens on port 1, the rest cannot be parsed
+HOSTS = ["127.0.0.1:1", "[::1:5432", "[::1]:1", "localhost:99999", "host:notaport", "", "%zz"]
+TAILS = ["/db", "/db?sslmode=bogus", "/db?connect_timeout=x", "?host=/nonexistent&port=1", "/d b", "/db?password=x"]
+
+
+@OPERATOR
+@given(
+    user=st.sampled_from(["u", "", "bot", "ｕ", "a:b"]),
+    password=PASSWORD,
+    host=st.sampled_from(HOSTS),
+    tail=st.one_of(st.sampled_from(TAILS), st.text(max_size=20).map(lambda s: "/" + s)),
+    scheme=st.sampled_from(["postgresql://", "postgres://"]),
+)
+def test_no_state_url_shows_its_password_anywhere(user, password, host, tail, scheme):
+    import io
+    import logging
+
+    from tabletop.core import logs
+    from tabletop.store import StateUnavailable, open_state
+
+    assume(password not in tail)  # the database's own name is no secret
+    url = f"{scheme}{user}:{password}@{host}{tail}"
+    seen = io.StringIO()
+    handler = logging.StreamHandler(seen)
+    handler.setFormatter(logs.RedactingFormatter(logs.FORMAT))
+    handler.addFilter(logs.ContextAndRedaction())
+    logging.getLogger().addHandler(handler)
+    said = []
+    try:
+        try:
+            state = open_state(url)
+        except StateUnavailable as exc:
+            said += [_in(loc, exc.why.__str__) for loc in ("ko", "en", "ja")]
+        else:
+            said += [_in(loc, lambda: str(state.problem or "")) for loc in ("ko", "en", "ja")]
+            try:
+                state.set_setting("g", "chat", "off")
+            except UserError as refused:
+                said.append(refused.message)
+            state.close()
+    finally:
+        logging.getLogger().removeHandler(handler)
+    for text in [*said, seen.getvalue()]:
+        assert password not in text and "Traceback" not in text, text
+
+
+def _in(locale, render):
+    from tabletop.core.i18n import speaking
+
+    with speaking(locale):
+        return render()
+
+
+@FUZZ
+@given(
+    name=st.sampled_from(["STATE_POOL_SIZE", "LOG_LEVEL", "RULES_DB", "STATE_DB", "EMBEDDINGS_CACHE", "RULES_SITE_URL"]),
+    value=HOSTILE,
+)
+def test_every_environment_value_is_used_or_refused_with_a_sentence(name, value):
+    from tabletop.core import config
+
+    try:
+        config.load({name: value})
+    except config.ConfigError as exc:
+        assert name in exc.message and "Traceback" not in exc.message
+
+
+@FUZZ
+@given(
+    where=st.one_of(
+        st.text(max_size=30).map(lambda s: f"afile/{s}"),
+        st.text(min_size=1, max_size=10).map(lambda s: f"out\0{s}"),
+        st.just("x" * 300),
+        st.sampled_from(["", "   ", "afile", "afile/x/y"]),
+    )
+)
+def test_no_site_folder_ends_in_a_traceback(rules_db, tmp_path_factory, where):
+    import contextlib
+    import io
+    import os
+
+    import bot
+
+    here = tmp_path_factory.mktemp("site")
+    (here / "afile").write_text("x")
+    out, err = io.StringIO(), io.StringIO()
+    old = os.getcwd(), os.environ.get("RULES_DB")
+    os.chdir(here)
+    os.environ["RULES_DB"] = str(rules_db)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = bot.main(["site", where])
+    finally:
+        os.chdir(old[0])
+        os.environ.pop("RULES_DB") if old[1] is None else os.environ.__setitem__("RULES_DB", old[1])
+    assert code == 1 and "Traceback" not in err.getvalue() and "error:" not in err.getvalue(), err.getvalue()
+    assert err.getvalue().strip().count("\n") == 0  # one sentence
+    assert sorted(p.name for p in here.iterdir()) == ["afile"]

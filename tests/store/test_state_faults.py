@@ -4,6 +4,7 @@ concurrent writer can erase, and every state path that cannot be used named in o
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import tempfile
 import threading
@@ -18,7 +19,8 @@ from tabletop.agenda.store import AgendaStore
 from tabletop.console.app import run_line
 from tabletop.core.commands import Context, dispatch
 from tabletop.core.errors import UserError
-from tabletop.store import StateUnavailable, open_state
+from tabletop.core.i18n import LOCALES, speaking, t
+from tabletop.store import StateUnavailable, open_state, stand_in
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -104,3 +106,43 @@ def test_a_state_path_that_cannot_be_used_is_named_in_one_sentence(tmp_path, cli
 def test_an_empty_state_path_is_refused(cli_env):
     out = run_bot(["console", "--state", ""], cli_env)
     assert out.returncode == 2 and "--state" in out.stderr and "Traceback" not in out.stderr
+
+
+@pytest.mark.parametrize(
+    "kind, cause", [("device", "not_a_file"), ("parent-is-a-file", "parent_is_file"), ("directory", "is_directory")]
+)
+def test_the_reason_a_state_path_fails_is_in_the_readers_language(tmp_path, kind, cause):
+    path = {"device": Path("/dev/null"), "parent-is-a-file": tmp_path / "afile" / "state.db", "directory": tmp_path}[kind]
+    (tmp_path / "afile").write_text("x")
+    with pytest.raises(StateUnavailable) as exc:
+        open_state(path)
+    for locale in LOCALES:
+        with speaking(locale):
+            assert t(f"state.cause.{cause}") in exc.value.message
+    with speaking("ko"):  # no English reason between the Korean words
+        assert not re.search(r"\([A-Za-z ]{6,}\)", exc.value.message), exc.value.message
+
+
+def test_a_damaged_state_file_is_to_be_moved_aside_not_made_writable(tmp_path):
+    path = tmp_path / "state.db"
+    path.write_bytes(b"this is not a database " * 50)
+    with pytest.raises(StateUnavailable) as exc:
+        open_state(path)
+    with speaking("en"):
+        assert "Move it aside" in exc.value.message and "writable" not in exc.value.message
+    with speaking("ko"):
+        assert "옮겨" in exc.value.message and "쓸 권한" not in exc.value.message
+    assert path.read_bytes().startswith(b"this is not a database")  # nothing was changed
+
+
+def test_a_fault_noticed_at_start_is_told_to_each_asker_in_their_language(compendium, tmp_path):
+    (tmp_path / "afile").write_text("x")
+    try:
+        open_state(tmp_path / "afile" / "state.db")
+    except StateUnavailable as exc:
+        state = stand_in(exc.why)  # as the console does, in the language it started in
+    for locale, words in (("ko", "상태 데이터베이스"), ("en", "The state database"), ("ja", "状態データベース")):
+        ctx = Context(compendium, state, user_id="me", user_name="me", guild_id="g", channel_id="c")
+        with speaking(locale):
+            out = text_of(run_line(ctx, "/agenda start name:X"))
+        assert words in out, (locale, out)

@@ -1,0 +1,134 @@
+"""The bot's settings from its environment, declared, read and checked in one place.
+
+Every variable the product reads is one row of `VARIABLES`, with its default and why; `load()`
+reads them all and turns a value that cannot be used into one sentence naming the variable and
+what it takes, so no command fails later on `int("abc")`. The command line's own choices (like
+`--state`) are `use()`d on top, never written back into the environment. Read per call (it is
+cheap), so a test that sets a variable sees it at once.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, fields
+from pathlib import Path
+
+from tabletop.core.errors import UserError
+from tabletop.core.i18n import t
+from tabletop.core.paths import DATA_DIR
+
+
+class ConfigError(UserError):
+    """A variable holds a value the bot cannot use: the sentence names it and what it takes."""
+
+
+@dataclass(frozen=True)
+class Config:
+    rules_db: Path
+    state_db: str  # a file path or a postgresql:// URL
+    state_pool_size: int
+    log_level: str  # empty: INFO, or DEBUG with --verbose
+    embeddings_cache: Path
+    rules_site_url: str  # empty: replies carry no link to the website
+    heartbeat_file: str  # empty: beside the state file (see cogs.lifecycle)
+    state_home: Path  # the console keeps its history under it (the XDG state directory)
+    discord_token: str  # empty: the bot cannot connect; the console needs none
+    shard_count: str  # empty: Discord's recommended count (read by cogs.client.shard_settings)
+    shard_ids: str  # empty: every shard in this process
+
+
+def _path(name: str, text: str) -> Path:
+    if "\0" in text:
+        raise ConfigError(t("config.bad_path", name=name))
+    return Path(text)
+
+
+def _count(low: int, high: int) -> Callable[[str, str], int]:
+    def read(name: str, text: str) -> int:
+        if not text.strip().isdigit() or not low <= int(text) <= high:
+            raise ConfigError(t("config.bad_count", name=name, value=text[:20], low=low, high=high))
+        return int(text)
+
+    return read
+
+
+def _level(name: str, text: str) -> str:
+    level = text.strip().upper()
+    if level and level not in logging.getLevelNamesMapping():
+        raise ConfigError(t("config.bad_level", name=name, value=text[:20]))
+    return level
+
+
+def _text(name: str, text: str) -> str:
+    return text.strip()
+
+
+# (field, variable, default, reader). A default is text, as the variable would hold it.
+VARIABLES: tuple[tuple[str, str, Callable[[], str], Callable[[str, str], object]], ...] = (
+    ("rules_db", "RULES_DB", lambda: str(DATA_DIR / "rules.db"), _path),
+    ("state_db", "STATE_DB", lambda: str(DATA_DIR / "state.db"), _text),
+    # one connection per worker thread; a dozen processes at 8 stay under PostgreSQL's default
+    # max_connections (100); past 64 one process would starve the others
+    ("state_pool_size", "STATE_POOL_SIZE", lambda: "8", _count(1, 64)),
+    ("log_level", "LOG_LEVEL", lambda: "", _level),
+    ("embeddings_cache", "EMBEDDINGS_CACHE", lambda: str(DATA_DIR / "embeddings.db"), _path),
+    ("rules_site_url", "RULES_SITE_URL", lambda: "", lambda name, text: text.strip().rstrip("/")),
+    ("heartbeat_file", "HEARTBEAT_FILE", lambda: "", _text),
+    ("state_home", "XDG_STATE_HOME", lambda: str(Path.home() / ".local" / "state"), _path),
+    ("discord_token", "DISCORD_TOKEN", lambda: "", _text),
+    ("shard_count", "SHARD_COUNT", lambda: "", _text),
+    ("shard_ids", "SHARD_IDS", lambda: "", _text),
+)
+
+_chosen: dict[str, object] = {}
+
+
+def use(**values: object) -> None:
+    """The command line's choices (`--state`), over the environment, for the rest of the run."""
+    names = {f.name for f in fields(Config)}
+    unknown = set(values) - names
+    if unknown:
+        raise TypeError(f"no such setting: {', '.join(sorted(unknown))}")
+    _chosen.update(values)
+
+
+def forget_choices() -> None:
+    """Back to the environment alone (between tests)."""
+    _chosen.clear()
+
+
+def load(env: Mapping[str, str] | None = None) -> Config:
+    """Every setting, from `env` (default: the process's environment); ConfigError on the first
+    value that cannot be used. The command line checks them all before it does anything."""
+    return Config(**{row[0]: setting(row[0], env) for row in VARIABLES})  # type: ignore[arg-type]
+
+
+def setting(field: str, env: Mapping[str, str] | None = None) -> object:
+    """One setting, checked alone: a module that needs one variable is not stopped by another."""
+    if field in _chosen:
+        return _chosen[field]
+    env = os.environ if env is None else env
+    for name_of_field, name, default, read in VARIABLES:
+        if name_of_field == field:
+            return read(name, env.get(name) or default())
+    raise KeyError(field)
+
+
+def rules_db_path() -> Path:
+    return Path(str(setting("rules_db")))
+
+
+def state_db_path() -> Path:
+    """The state file (when STATE_DB names a file rather than a server)."""
+    return Path(str(setting("state_db")))
+
+
+def pool_size() -> int:
+    return int(str(setting("state_pool_size")))
+
+
+def state_db() -> str:
+    """STATE_DB: a file path or a postgresql:// URL."""
+    return str(setting("state_db"))

@@ -1,0 +1,50 @@
+"""The environment is read in one place: a value the bot cannot use is one sentence naming
+the variable, before anything runs; the command line's own choices never change the
+environment."""
+
+from __future__ import annotations
+
+import io
+import os
+
+import pytest
+from run_bot import run_bot
+
+import bot
+from tabletop.core import config
+from tabletop.core.i18n import LOCALES, speaking
+
+
+@pytest.mark.parametrize(
+    "name, value", [("STATE_POOL_SIZE", "abc"), ("STATE_POOL_SIZE", "0"), ("STATE_POOL_SIZE", "-3"), ("LOG_LEVEL", "bogus")]
+)
+def test_a_value_the_bot_cannot_use_is_a_sentence_naming_the_variable(name, value):
+    for locale in LOCALES:
+        with speaking(locale), pytest.raises(config.ConfigError) as refused:
+            config.load({name: value})
+        assert name in refused.value.message and value in refused.value.message
+
+
+def test_unset_and_empty_variables_take_their_defaults():
+    settings = config.load({"STATE_POOL_SIZE": "", "LOG_LEVEL": ""})
+    assert settings.state_pool_size == 8 and settings.log_level == "" and settings.rules_db.name == "rules.db"
+    assert config.load({"LOG_LEVEL": "warning", "STATE_POOL_SIZE": " 12 "}).state_pool_size == 12
+
+
+@pytest.mark.parametrize("command", [["console"], ["health"], ["run"]])
+def test_a_bad_variable_stops_every_command_with_its_sentence(cli_env, command):
+    out = run_bot(command, {**cli_env, "STATE_POOL_SIZE": "abc", "DISCORD_TOKEN": "x" * 60}, stdin="/rule 79.1\n")
+    assert out.returncode == 2, out.stderr
+    assert "STATE_POOL_SIZE" in out.stderr and "invalid literal" not in out.stdout + out.stderr
+    assert "Traceback" not in out.stderr
+
+
+def test_the_state_option_is_used_without_writing_the_environment(tmp_path, monkeypatch, rules_db):
+    monkeypatch.delenv("STATE_DB", raising=False)
+    monkeypatch.setenv("RULES_DB", str(rules_db))
+    monkeypatch.setattr("sys.stdin", io.StringIO("/rule 79.1\n"))
+    chosen = tmp_path / "chosen.db"
+    assert bot.main(["console", "--state", str(chosen), "--json"]) == 0
+    assert "STATE_DB" not in os.environ and chosen.exists()
+    config.forget_choices()
+    assert config.state_db() != str(chosen)
