@@ -81,12 +81,17 @@ class Odds:
         return out
 
 
+# The exact solvers' sums carry float error of about this size (their JSON is rounded to it): a
+# chance this close to 0 or 1 is impossible or certain, and is written and listed as such.
+NOISE = 1e-12
+
+
 def percent(p: float) -> str:
     """One way to write a chance: whole percents; a chance that rounds to 0% or 100% but is not
     certain says so (<1%, >99%), so that 0% and 100% always mean impossible and certain."""
-    if p <= 0:
+    if p < NOISE:
         return "0%"
-    if p >= 1:
+    if p > 1 - NOISE:
         return "100%"
     if p < 0.005:
         return "<1%"

@@ -6,7 +6,7 @@ from collections import Counter
 
 from tabletop.combat.dice import DiceRoll
 from tabletop.combat.odds import Odds
-from tabletop.combat.outcome import percent
+from tabletop.combat.outcome import NOISE, percent
 from tabletop.combat.resolver import ATTACKER, DEFENDER, Battle, Volley
 from tabletop.combat.units import Side
 from tabletop.core.i18n import t
@@ -56,10 +56,12 @@ def result_line(battle: Battle) -> str:
         return ""
     if battle.stopped_after:
         return t("combat.result.undecided", n=battle.stopped_after)
-    line = t(f"combat.result.{battle.winner or 'none'}")
+    lines = []
+    if battle.combat or battle.kind != "invade":  # no ground combat: its note says so, not "no result"
+        lines.append(t(f"combat.result.{battle.winner or 'none'}"))
     if battle.control:
-        line += "\n" + t(f"combat.control.{battle.control}")
-    return line
+        lines.append(t(f"combat.control.{battle.control}"))
+    return "\n".join(lines)
 
 
 def odds_line(odds: dict, kind: str) -> str:
@@ -123,18 +125,26 @@ def _units(units: tuple) -> str:
 AT_LEAST_SHOWN = 6
 
 
-def thresholds(most: int) -> list[int]:
-    """The k to show for "at least k survive": all of them, or evenly spread up to the most."""
-    if most <= AT_LEAST_SHOWN:
-        return list(range(1, most + 1))
-    return sorted({max(1, round(most * i / AT_LEAST_SHOWN)) for i in range(1, AT_LEAST_SHOWN + 1)})
+def thresholds(written: list[str]) -> list[int]:
+    """The k to show for "at least k survive", given each k's chance as written: always 1 (does
+    any survive?); of a run of k written alike only the last (at least 8 at >99% says the same
+    of 2 to 7); then, if still too many, evenly spread, keeping the first and the last."""
+    most = len(written)
+    telling = [k for k in range(1, most + 1) if k == 1 or k == most or written[k - 1] != written[k]]
+    if len(telling) <= AT_LEAST_SHOWN:
+        return telling
+    picks = {telling[round(i * (len(telling) - 1) / (AT_LEAST_SHOWN - 1))] for i in range(AT_LEAST_SHOWN)}
+    return sorted(picks)
 
 
 def at_least_lines(odds: Odds, side: str) -> list[str]:
     """ "순양함: ≥1 72% · ≥2 45%": the chance that at least k of each kind survive."""
     lines = []
     for name, chances in odds.at_least(side).items():
-        shown = [f"≥{k} {percent(chances[k - 1])}" for k in thresholds(len(chances))]
+        if chances[0] < NOISE:  # none of them survives
+            continue
+        written = [percent(p) for p in chances]
+        shown = [f"≥{k} {written[k - 1]}" for k in thresholds(written)]
         lines.append(f"{escape_md(name)}: " + " · ".join(shown))
     return [f"*{t('odds.at_least')}*", *lines] if lines else []
 
@@ -158,7 +168,7 @@ def odds_pages(odds: Odds, kind: str, chart: str = "", swap_id: str | None = Non
     lines += [escape_md(n) for n in odds.notes]
     for side in (ATTACKER, DEFENDER):
         lines.append(f"__**{t('odds.likely', side=_side_name(side))}**__")
-        lines += [f"{percent(p)} — {_units(units)}" for units, p in odds.top_survivors(side, 3) if p > 0]
+        lines += [f"{percent(p)} — {_units(units)}" for units, p in odds.top_survivors(side, 3) if p >= NOISE]
         lines += at_least_lines(odds, side)
     embed = Embed(
         title=t("odds.title", kind=t(f"combat.title.{kind}")),

@@ -60,12 +60,14 @@ def _is_game(ctx: commands.Context, value: str) -> bool:
 def run(
     compendium: Compendium,
     state: StateStore,
-    stdin: TextIO = sys.stdin,
-    stdout: TextIO = sys.stdout,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
     as_json: bool = False,
     game: str | None = None,
     user: str = "console",
 ) -> int:
+    """Answer lines from `stdin` (default: the process's, as it is when called) on `stdout`."""
+    stdin, stdout = stdin or sys.stdin, stdout or sys.stdout
     features.load()
     ctx = commands.Context(compendium, state, user_id=user, user_name=user, game=game)
     if stdin.isatty() and stdout.isatty() and not as_json:

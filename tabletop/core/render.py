@@ -51,7 +51,7 @@ def plain(markdown: str) -> str:
     """Our markdown back to plain text (for the console and the fidelity checks)."""
     out = re.sub(r"(?<!\\)(\*\*|__)", "", markdown)
     out = re.sub(r"(?<![\\*])\*(?=\S)(.+?)(?<=[^\s\\])\*", r"\1", out)  # *italic*
-    out = re.sub(r"^(> ?|-# )", "", out, flags=re.MULTILINE)
+    out = re.sub(r"^(> |>$|-# )", "", out, flags=re.MULTILINE)  # as Discord: ">99%" is no quote
     return re.sub(r"\\(.)", r"\1", out)
 
 

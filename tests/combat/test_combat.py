@@ -13,11 +13,13 @@ from run_bot import run_bot
 
 from tabletop.combat.commands import build_fight, fight
 from tabletop.combat.dice import Dice, parse_seed, roll_expression
+from tabletop.combat.report import result_line
 from tabletop.combat.resolver import resolve
 from tabletop.combat.units import parse_side, unit_book
 from tabletop.core.commands import Context, dispatch
 from tabletop.core.components import press
 from tabletop.core.errors import UserError
+from tabletop.core.i18n import t
 
 
 class Loaded(Dice):
@@ -328,6 +330,14 @@ def test_invasion_where_all_landing_forces_are_shot_down_has_no_ground_combat(bo
     battle = play(book, "invade", Loaded([6, 6]), ships="1 carrier", landing="2 infantry", defender="3 infantry", pds="2 pds")
     assert not battle.combat and battle.winner is None and battle.control == "defender"
     assert any("지상 전투는 일어나지 않았어요" in n for n in battle.notes)
+
+
+def test_an_invasion_without_ground_combat_names_who_controls_not_no_result(book):
+    battle = play(book, "invade", Loaded([6, 6]), ships="1 carrier", landing="2 infantry", defender="3 infantry", pds="2 pds")
+    shown = result_line(battle)
+    assert t("combat.result.none") not in shown and shown == t("combat.control.defender")
+    fought = play(book, "invade", Loaded([9, 9]), ships="1 carrier", landing="1 infantry", defender="1 infantry")
+    assert result_line(fought).splitlines()[0] == t("combat.result.draw")
 
 
 def test_invasion_where_both_are_wiped_out_leaves_control_with_the_defender(book):

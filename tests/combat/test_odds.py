@@ -14,10 +14,13 @@ from run_bot import run_bot
 from tabletop.combat import hits, odds
 from tabletop.combat.commands import build_fight
 from tabletop.combat.dice import Dice
+from tabletop.combat.outcome import percent
+from tabletop.combat.report import AT_LEAST_SHOWN, thresholds
 from tabletop.combat.resolver import resolve
 from tabletop.combat.units import unit_book
 from tabletop.core.commands import Context, dispatch
 from tabletop.core.errors import UserError
+from tabletop.core.render import plain
 
 
 @pytest.fixture(scope="module")
@@ -375,3 +378,28 @@ def test_a_sides_hits_after_each_loss_are_its_remaining_units_dice(book, kind, a
         alive = {id(u) for u in model.units[lost:]}
         expected = hits.clip(hits.hit_distribution([die for unit, _, die in dice if id(unit) in alive]), most)
         assert rows[lost] == pytest.approx(expected, abs=1e-15)
+
+
+def test_a_chance_within_the_solvers_float_error_of_certain_is_written_as_certain():
+    assert percent(1 + 2e-16) == "100%" and percent(1 - 1e-13) == "100%" and percent(1 - 1e-10) == ">99%"
+    assert percent(4e-13) == "0%" and percent(1e-10) == "<1%" and percent(0.996) == ">99%"
+
+
+@pytest.mark.parametrize(
+    "written, shown",
+    [
+        ([">99%"] * 8 + ["97%", "80%"], [1, 8, 9, 10]),  # a run written alike shows its last only
+        (["100%", "90%", "50%"], [1, 2, 3]),
+        (["100%"] * 10, [1, 10]),
+        ([f"{99 - k}%" for k in range(20)], None),  # all differ: spread, first and last kept
+    ],
+)
+def test_at_least_shows_one_and_the_thresholds_that_tell(written, shown):
+    picked = thresholds(written)
+    assert picked[0] == 1 and picked[-1] == len(written) and len(picked) <= AT_LEAST_SHOWN
+    if shown is not None:
+        assert picked == shown
+
+
+def test_a_near_certain_line_keeps_its_sign_in_plain_text():
+    assert plain(">99% — 없음") == ">99% — 없음" and plain("> 인용") == "인용"
