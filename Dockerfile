@@ -17,6 +17,10 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     MPLCONFIGDIR=/app/state/matplotlib
 
 WORKDIR /app
+# A Japanese font for the odds chart's kanji and kana (Hangul comes with koreanize-matplotlib).
+RUN apt-get update -qq \
+    && apt-get install -y -qq --no-install-recommends fonts-ipafont-gothic \
+    && rm -rf /var/lib/apt/lists/*
 # The exact versions CI tested (constraints.txt), installed before the code for a cached layer.
 COPY requirements.txt constraints.txt ./
 RUN pip install -r requirements.txt -c constraints.txt

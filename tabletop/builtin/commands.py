@@ -4,7 +4,7 @@ choice of game, and /help."""
 from __future__ import annotations
 
 from tabletop.core import settings as settings_
-from tabletop.core.commands import COMMANDS, Context, Option, command
+from tabletop.core.commands import COMMANDS, Context, Option, command, description_key
 from tabletop.core.errors import UserError
 from tabletop.core.i18n import t
 from tabletop.core.render import CONTENT_MAX, Embed, Reply, chunk_lines
@@ -86,9 +86,10 @@ def help_(ctx: Context, command: str | None = None):
         found = [c for c in COMMANDS.values() if c.name == wanted or c.name.startswith(wanted + " ")]
         if not found:
             raise UserError(t("error.unknown_command", command=wanted[:40]))
-        for cmd in found:
+        for cmd in found:  # one command asked about: what it and each of its options are for
             opts = " ".join(f"{o.name}:" + ("…" if o.required else "[…]") for o in cmd.options)
-            lines.append(f"/{cmd.name} {opts}".rstrip())
+            lines += [f"/{cmd.name} {opts}".rstrip(), f"  {t(f'cmd.{cmd.key}.desc')}"]
+            lines += [f"  • {o.name}: {t(description_key(cmd, o))}" for o in cmd.options]
         return _messages(lines)
     for cmd in COMMANDS.values():
         opts = " ".join(f"{o.name}:" + ("…" if o.required else "[…]") for o in cmd.options)

@@ -2,22 +2,30 @@
 and the chance that at least k of each kind of unit survive.
 
 Drawn with matplotlib (the Agg backend: no screen) in a Korean font that koreanize-matplotlib
-ships, so Korean labels render on any machine without system fonts.
+ships, so Korean labels render on any machine without system fonts; kanji and kana, which that
+font lacks, come from a Japanese font where the system has one (tools/system-packages and the
+image install IPAGothic).
 """
 
 from __future__ import annotations
 
 import io
 from functools import cache
+from pathlib import Path
 
 from tabletop.combat.battle import ATTACKER, DEFENDER
 from tabletop.combat.odds import Odds
-from tabletop.combat.outcome import percent
+from tabletop.combat.outcome import NOISE, percent
 from tabletop.core.i18n import t
 
 WIDTH_PX, HEIGHT_PX, DPI = 960, 540, 96  # a 16:9 picture that Discord shows whole
 COLORS = {ATTACKER: "#d9534f", DEFENDER: "#3b6ea5", "draw": "#8a8a8a"}
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
+# Each glyph from the first of these that has it: Hangul from NanumGothic, kanji and kana from a
+# Japanese font, the rest (digits, ≥) from matplotlib's own DejaVu Sans.
+FONTS = ["NanumGothic", "IPAGothic", "Noto Sans CJK JP", "DejaVu Sans"]
+# their files, added by path: matplotlib's font cache may predate the font's installation
+JAPANESE_FONT_FILES = {"ipag.ttf", "NotoSansCJK-Regular.ttc"}
 
 
 @cache
@@ -28,6 +36,13 @@ def _pyplot():
     matplotlib.use("Agg")
     import koreanize_matplotlib  # noqa: F401  (registers NanumGothic as the default font)
     import matplotlib.pyplot as plt
+    from matplotlib import font_manager
+
+    for path in font_manager.findSystemFonts():
+        if Path(path).name in JAPANESE_FONT_FILES:
+            font_manager.fontManager.addfont(path)
+    installed = {f.name for f in font_manager.fontManager.ttflist}
+    matplotlib.rcParams["font.family"] = [name for name in FONTS if name in installed]
 
     return plt
 
@@ -64,11 +79,10 @@ def odds_chart(odds: Odds, title: str) -> bytes:
         right.set_ylabel("%")
         right.set_title(t("odds.survivors"))
         right.legend()
-        for side, style in ((ATTACKER, "-"), (DEFENDER, "--")):
-            for i, (name, chances) in enumerate(odds.at_least(side).items()):
-                marker = MARKERS[i % len(MARKERS)]  # one colour per side, a marker per kind of unit
-                ks = range(1, len(chances) + 1)
-                below.plot(ks, [p * 100 for p in chances], style, marker=marker, color=COLORS[side], label=name)
+        for label, side, marker, chances in at_least_series(odds):
+            style = "-" if side == ATTACKER else "--"
+            ks = range(1, len(chances) + 1)
+            below.plot(ks, [p * 100 for p in chances], style, marker=marker, color=COLORS[side], label=label)
         below.xaxis.set_major_locator(MaxNLocator(integer=True))
         below.set_xlabel("k")
         below.set_ylabel("%")
@@ -83,3 +97,15 @@ def odds_chart(odds: Odds, title: str) -> bytes:
         return buffer.getvalue()
     finally:
         plt.close(fig)
+
+
+def at_least_series(odds: Odds) -> list[tuple[str, str, str, list[float]]]:
+    """The lines of the "at least k" panel: (label, side, marker, chances). Both sides may have
+    the same kind of unit, so each label names its side; a kind that never survives is left out."""
+    series = []
+    for side in (ATTACKER, DEFENDER):
+        kinds = [(name, chances) for name, chances in odds.at_least(side).items() if chances[0] >= NOISE]
+        for i, (name, chances) in enumerate(kinds):
+            marker = MARKERS[i % len(MARKERS)]  # one colour per side, a marker per kind of unit
+            series.append((f"{name} ({t(f'combat.{side}')})", side, marker, chances))
+    return series

@@ -375,9 +375,18 @@ def parse_order(spec: str | None, book: UnitBook, side: Side | None = None) -> l
             continue
         found = book.find(name)
         if not found or found[0] != "units":
-            raise UserError(unknown_unit(book, name))
+            raise UserError(_unknown_in_order(book, name, side))
         out.append(found[1])
     return out
+
+
+def _unknown_in_order(book: UnitBook, name: str, side: Side | None) -> str:
+    """An order names units already in the fight: say which, not how to add a new unit."""
+    names = list(dict.fromkeys(u.name() for u in side.units)) if side else []
+    if names:
+        return t("combat.unknown_in_order", name=name[:40], units=", ".join(names))
+    suggestions = book.suggest(name)
+    return t("combat.unknown_in_order", name=name[:40], units=", ".join(suggestions) or "—")
 
 
 _books: dict[str, tuple[list[dict], UnitBook]] = {}

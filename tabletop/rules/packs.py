@@ -177,7 +177,9 @@ TERM_FIELDS = dict(
 LEXICON_FILE = "lexicon.yaml"
 PACK_FIELDS = dict(
     required={"id": "text", "names": "names", "language": "text", "source": "text", "credit": "text"},
-    optional={"description": "text", "numbering": "text"},
+    # seed: the file the text was taken from, for whoever checks it against the source; readers
+    # are shown `source` (the document) only
+    optional={"description": "text", "numbering": "text", "seed": "text"},
 )
 SECTION_FIELDS = dict(
     required={"id": "text", "number": "int", "title": "text"},

@@ -49,8 +49,20 @@ def test_help_fits_messages_and_loses_no_line(ctx):
 
 def test_help_for_one_command_lists_it_and_its_subcommands_only(ctx):
     text = dispatch(ctx, "help", {"command": "agenda"}).content
-    lines = text.splitlines()
+    lines = [line for line in text.splitlines() if line.startswith("/")]
     assert lines and all(line.startswith("/agenda ") for line in lines)
     assert any(line.startswith("/agenda vote outcome:… votes:…") for line in lines)
     with pytest.raises(UserError):
         dispatch(ctx, "help", {"command": "nosuch"})
+
+
+@pytest.mark.parametrize("locale", ["ko", "en", "ja"])
+def test_help_for_a_command_says_what_it_and_each_option_are_for(ctx, locale):
+    from tabletop.core.commands import COMMANDS, as_replies, description_key
+    from tabletop.core.i18n import speaking
+
+    with speaking(locale):
+        for name, cmd in COMMANDS.items():
+            shown = "\n".join(r.content for r in as_replies(dispatch(ctx, "help", {"command": name})))
+            assert t(f"cmd.{cmd.key}.desc") in shown, name
+            assert all(f"{o.name}: {t(description_key(cmd, o))}" in shown for o in cmd.options), name

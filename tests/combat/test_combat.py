@@ -225,6 +225,13 @@ def test_a_player_may_choose_another_order(book):
     assert battle.steps[0].volleys[1].taken[0].unit.startswith("custom")
 
 
+def test_an_unknown_unit_in_an_order_is_told_to_name_the_sides_units_not_to_add_one(book):
+    with pytest.raises(UserError) as refused:
+        play(book, "space", Dice(1), attacker="2 cruiser, 1 carrier", defender="1 destroyer", attacker_order="foobar")
+    said = refused.value.message
+    assert "foobar" in said and "순양함" in said and "우주모함" in said and "@6" not in said
+
+
 def test_valkyrie_sustain_produces_a_hit(book):
     battle = play(book, "ground", Loaded([1, 8, 1]), attacker="1 valkyrie", defender="2 infantry")
     extra = battle.steps[0].volleys[2]

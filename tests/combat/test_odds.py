@@ -403,3 +403,25 @@ def test_at_least_shows_one_and_the_thresholds_that_tell(written, shown):
 
 def test_a_near_certain_line_keeps_its_sign_in_plain_text():
     assert plain(">99% — 없음") == ">99% — 없음" and plain("> 인용") == "인용"
+
+
+def test_the_charts_at_least_panel_names_each_side_of_a_kind_both_have():
+    from tabletop.combat.chart import at_least_series
+
+    fight = build_fight("space", {"attacker": "3 fighter, 1 carrier", "defender": "3 fighter, 1 destroyer"}, unit_book("ti4"))
+    labels = [label for label, *_ in at_least_series(odds.solve(fight))]
+    assert len(labels) == len(set(labels)) == 4
+    assert "전투기 (공격자)" in labels and "전투기 (방어자)" in labels
+
+
+def test_the_chart_has_a_glyph_for_every_japanese_character():
+    import warnings
+
+    from tabletop.combat.chart import odds_chart
+    from tabletop.core.i18n import speaking
+
+    fight = build_fight("space", {"attacker": "3 fighter, 1 carrier", "defender": "2 destroyer"}, unit_book("ti4"))
+    with speaking("ja"), warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        odds_chart(odds.solve(fight), "宇宙戦闘：拡張 悪 壊")
+    assert [str(w.message) for w in seen if "Glyph" in str(w.message)] == []

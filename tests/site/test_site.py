@@ -255,3 +255,51 @@ def test_site_serve_previews_on_localhost_and_skips_an_up_to_date_build(cli_env,
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+# the width a placeholder needs in the box's own font, and the room the box gives it
+_PLACEHOLDER_FIT = """(e, text) => {
+  const style = getComputedStyle(e);
+  const pen = document.createElement("canvas").getContext("2d");
+  pen.font = style.font;
+  const room = e.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  return [pen.measureText(text).width, room];
+}"""
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_search_boxs_hint_is_shown_whole_in_every_language(browser, served, width):
+    from tabletop.core.i18n import LOCALES, t
+
+    page = browser.new_page(viewport={"width": width, "height": 800})
+    for address in (f"{served}/ti4/79.html", f"{served}/ti4/search.html"):
+        page.goto(address)
+        box = page.locator("input[type=search]").first
+        for locale in LOCALES:
+            needed, room = box.evaluate(_PLACEHOLDER_FIT, t("site.search.placeholder", locale))
+            assert needed <= room, (address, width, locale, needed, room)
+    page.close()
+
+
+# draws a text in an element's font and says whether it differs from the box a missing glyph gets
+_DRAWN = r"""(e, text) => {
+  const pen = document.createElement("canvas").getContext("2d");
+  pen.canvas.width = 400; pen.canvas.height = 60;
+  pen.font = getComputedStyle(e).font;
+  const picture = s => { pen.clearRect(0, 0, 400, 60); pen.fillText(s, 4, 40);
+    return Array.from(pen.getImageData(0, 0, 400, 60).data).join(","); };
+  return Array.from(text).every(ch => picture(ch) !== picture("\u{10FFFD}"));
+}"""
+
+
+def test_kanji_in_the_japanese_pack_are_drawn_not_boxes(browser, served):
+    page = browser.new_page()
+    page.goto(f"{served}/galaxy-trucker-big-expansion/index.html")
+    assert page.locator("main").evaluate(_DRAWN, "拡悪壊張") is True
+    page.close()
+
+
+def test_the_index_names_each_document_not_our_seed_files(site):
+    index = page_text(site / "index.html")
+    assert "seed" not in index and ".txt" not in index
+    assert "Galaxy Trucker: The Big Expansion rules" in index
