@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import os
+from pathlib import Path
 
 import pytest
 from run_bot import run_bot
@@ -48,3 +49,9 @@ def test_the_state_option_is_used_without_writing_the_environment(tmp_path, monk
     assert "STATE_DB" not in os.environ and chosen.exists()
     config.forget_choices()
     assert config.state_db() != str(chosen)
+
+
+def test_the_readme_lists_every_variable():
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text("utf-8")
+    table = readme.split("**Configuration**", 1)[1].split("**Faults", 1)[0]
+    assert all(f"`{name}`" in table for _, name, *_ in config.VARIABLES)
