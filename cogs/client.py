@@ -15,7 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.components import DYNAMIC_ITEMS
+from cogs.components import DYNAMIC_ITEMS, FORMS
 from cogs.errors import answer_error
 from cogs.lifecycle import HEARTBEAT_EVERY, HEARTBEAT_STALE, Lifecycle, write_heartbeat
 from tabletop import features
@@ -106,6 +106,7 @@ class RulesBot(commands.AutoShardedBot):
         # Buttons carry what they act on in their custom_id (DynamicItem): the buttons of every
         # message sent before a restart (open agendas, related topics, roll again) work again.
         self.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.add_listener(FORMS.on_interaction, "on_interaction")  # and their forms, likewise
         _ = self.compendium.search  # build the search index now, not on the first autocomplete
 
     async def accept_interaction(self, interaction: discord.Interaction) -> bool:

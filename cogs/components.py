@@ -17,7 +17,8 @@ import discord
 
 from cogs.errors import answer_error
 from tabletop import features
-from tabletop.core.components import COMPONENTS, Component, NeedsInput, Press, find
+from tabletop.core.components import COMPONENTS, CUSTOM_ID_MAX, Component, NeedsInput, Press, find
+from tabletop.core.errors import UserError
 from tabletop.core.i18n import t
 from tabletop.core.render import PAGE_NEXT, PAGE_PREV, Button, Paged, Reply, Select
 
@@ -109,27 +110,68 @@ async def pressed(interaction: discord.Interaction, comp: Component, press: Pres
     except NeedsInput as need:
         if press.inputs:  # the form's answers were not enough: a bug, not a second form
             raise
-        await interaction.response.send_modal(Form(need, comp, press))
+        await open_form(interaction, Form(need, comp, press))
+
+
+# A form's custom_id: this prefix, then the custom_id of the button that opened it (and a menu's
+# chosen value): everything its submission needs, so that it is answered by whichever process
+# receives it, after a restart too (in-memory forms would be forgotten).
+FORM_PREFIX = "form:"
+FORM_CHOSEN = "|"
 
 
 class Form(discord.ui.Modal):
-    """What a press asks for, one text field each; submitting presses again with the answers."""
+    """What a press asks for, one text field each (its key as the field's custom_id); submitting
+    presses again with the answers, through `submitted`, never through this object."""
 
     def __init__(self, need: NeedsInput, comp: Component, press: Press):
-        super().__init__(title=need.title[:FORM_TEXT_MAX])
-        self.comp, self.press = comp, press
+        opened_by = comp.id(**press.values) + (FORM_CHOSEN + press.chosen if press.chosen else "")
+        super().__init__(title=need.title[:FORM_TEXT_MAX], custom_id=(FORM_PREFIX + opened_by)[:CUSTOM_ID_MAX])
         self.boxes: dict[str, discord.ui.TextInput] = {}
         for f in need.fields:
             box: discord.ui.TextInput = discord.ui.TextInput(
-                label=f.label[:FORM_TEXT_MAX], max_length=f.max_length, placeholder=f.placeholder or None
+                label=f.label[:FORM_TEXT_MAX], max_length=f.max_length, placeholder=f.placeholder or None, custom_id=f.key
             )
             self.boxes[f.key] = box
             self.add_item(box)
 
+
+async def open_form(interaction: discord.Interaction, form: Form) -> None:
+    """Show the form, then forget it: its submission is answered from its custom_id alone."""
+    await interaction.response.send_modal(form)
+    form.stop()  # out of discord.py's in-memory store: `submitted` answers it, in any process
+
+
+def form_answers(data: dict) -> dict[str, str]:
+    """A submitted form's text fields, by custom_id, from the interaction's raw data."""
+    answers: dict[str, str] = {}
+    for row in data.get("components") or ():
+        for part in row.get("components") or ([row.get("component")] if row.get("component") else ()):
+            if part.get("custom_id") is not None:
+                answers[str(part["custom_id"])] = str(part.get("value") or "")
+    return answers
+
+
+class Forms:
+    """Answers our forms' submissions (an on_interaction listener): the press their custom_id
+    names, again, with the answers typed."""
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        custom_id = str((interaction.data or {}).get("custom_id") or "")
+        if interaction.type == discord.InteractionType.modal_submit and custom_id.startswith(FORM_PREFIX):
+            await self.answer(interaction, custom_id[len(FORM_PREFIX) :])
+
     @reports_errors
-    async def on_submit(self, interaction: discord.Interaction) -> None:
-        answers = {key: str(box.value) for key, box in self.boxes.items()}
-        await pressed(interaction, self.comp, Press(self.press.values, self.press.chosen, answers))
+    async def answer(self, interaction: discord.Interaction, opened_by: str) -> None:
+        button, _, chosen = opened_by.partition(FORM_CHOSEN)
+        found = find(button)
+        if found is None:  # a form shown by a version that had other buttons
+            raise UserError(t("form.outdated"))
+        comp, values = found
+        await pressed(interaction, comp, Press(values, chosen or None, form_answers(interaction.data or {})))
+
+
+FORMS = Forms()
 
 
 def dynamic_item(comp: Component) -> type[discord.ui.DynamicItem]:

@@ -18,6 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from tabletop.core import commands as core
 from tabletop.core.errors import UserError
 from tabletop.core.i18n import t
+from tabletop.core.limits import ANSWER_LIMIT
 
 log = logging.getLogger(__name__)
 
@@ -26,8 +27,7 @@ log = logging.getLogger(__name__)
 WORKERS = 8
 # Heavy calls at once: with two cores, two CPU-bound solvers already fill the machine.
 HEAVY_SLOTS = 2
-# Discord drops an interaction not answered within 3 s; sending the answer takes the rest.
-TIME_LIMIT = 2.5
+TIME_LIMIT = ANSWER_LIMIT  # its reason is in tabletop/core/limits.py
 # The exact odds answer after deferring ("thinking…"), which Discord allows 15 minutes; a player
 # at the table waits seconds, and a fight the solver cannot finish by then is refused.
 DEFERRED_LIMIT = 20.0
@@ -51,7 +51,7 @@ async def call(fn, *args, heavy: bool = False, limit: float | None = None, **kwa
     context = contextvars.copy_context()
     work = functools.partial(context.run, fn, *args, **kwargs)
     if not heavy:
-        return await _limited(loop.run_in_executor(_pool, work), limit)
+        return await _limited(loop.run_in_executor(_pool, work), limit, "error.too_slow_plain")
     slots = _heavy_slots()
     try:
         await asyncio.wait_for(slots.acquire(), limit)
@@ -59,15 +59,28 @@ async def call(fn, *args, heavy: bool = False, limit: float | None = None, **kwa
         raise UserError(t("error.busy")) from None
     future = loop.run_in_executor(_pool, work)
     future.add_done_callback(lambda _: slots.release())  # the slot is free when the work is, not before
-    return await _limited(future, limit)
+    return await _limited(future, limit, "error.too_slow")
 
 
-async def _limited(future: asyncio.Future, limit: float):
+async def _limited(future: asyncio.Future, limit: float, said: str):
+    """The work's result, or past `limit` the sentence `said` (a heavy fight: fewer units; any
+    other command: try again). The work runs on; its outcome, or its error, is only logged."""
     try:
         return await asyncio.wait_for(asyncio.shield(future), limit)
     except TimeoutError:
         log.warning("a command took longer than %.1f s: answered with a refusal", limit)
-        raise UserError(t("error.too_slow", seconds=limit)) from None
+        future.add_done_callback(_log_late_failure)
+        raise UserError(t(said, seconds=limit)) from None
+
+
+def _log_late_failure(future: asyncio.Future) -> None:
+    """Retrieve what late work raised (else asyncio logs "exception was never retrieved" with a
+    traceback); a user error was the user's business, anything else is worth a line."""
+    if future.cancelled():
+        return
+    exc = future.exception()
+    if exc is not None and not isinstance(exc, UserError):
+        log.warning("a command answered late failed: %s: %s", type(exc).__name__, exc)
 
 
 async def run(ctx: core.Context, name: str, /, **values):

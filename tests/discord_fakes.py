@@ -108,6 +108,7 @@ class FakeInteraction:
     message: FakeMessage | None = None
     namespace: SimpleNamespace = field(default_factory=SimpleNamespace)
     log: list = field(default_factory=list)
+    type: discord.InteractionType = discord.InteractionType.component
     id: int = field(default_factory=lambda: next(_INTERACTION_IDS))  # each interaction its own, as Discord's
 
     def __post_init__(self):
@@ -171,3 +172,19 @@ async def form_of(bot, custom_id: str, user: FakeUser, **answers: str):
     for key, value in answers.items():
         form.boxes[key]._value = value
     return form
+
+
+async def submit(form, interaction: FakeInteraction) -> None:
+    """Submit a form as the gateway delivers it: only its custom_id and the typed values, in
+    the interaction's raw data, to whichever process receives it (none has the form object)."""
+    from cogs.components import FORMS
+
+    interaction.type = discord.InteractionType.modal_submit
+    interaction.data = {
+        "custom_id": form.custom_id,
+        "components": [
+            {"type": 1, "components": [{"type": 4, "custom_id": box.custom_id, "value": box.value}]}
+            for box in form.boxes.values()
+        ],
+    }
+    await FORMS.on_interaction(interaction)

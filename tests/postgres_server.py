@@ -54,12 +54,17 @@ class Server:
     def start(self, durable: bool = False) -> Server:
         """`durable`: fsync on, as a real server runs (benchmarks); tests skip it for speed."""
         self._run("initdb", "-D", str(self.data), "-U", SUPERUSER, "--auth=trust", "--encoding=UTF8", "--no-sync")
-        options = f"-k {self.socket} -c listen_addresses='' -p {PORT} -c max_connections=200"
+        self.options = f"-k {self.socket} -c listen_addresses='' -p {PORT} -c max_connections=200"
         if not durable:
-            options += " -c fsync=off"
-        self._run("pg_ctl", "-D", str(self.data), "-o", options, "-l", str(self.folder / "server.log"), "-w", "start")
+            self.options += " -c fsync=off"
+        self._run("pg_ctl", "-D", str(self.data), "-o", self.options, "-l", str(self.folder / "server.log"), "-w", "start")
         self.started = True
         return self
+
+    def restart(self) -> None:
+        """Stopped at once (every session cut, as a crash or a failover would) and started again."""
+        self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
+        self._run("pg_ctl", "-D", str(self.data), "-o", self.options, "-l", str(self.folder / "server.log"), "-w", "start")
 
     def stop(self) -> None:
         if self.started:

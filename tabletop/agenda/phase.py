@@ -52,7 +52,8 @@ def start(
             ),
         ).fetchone()[0]
         agenda_id = store.insert(c, first, phase_id)
-    return store.known(agenda_id)
+        started = store.loaded(c, agenda_id)  # read before the commit: nothing after it can fail
+    return started
 
 
 def advance(store: AgendaStore, closed: Agenda, actor: Player) -> tuple[Agenda | None, bool]:
@@ -82,7 +83,8 @@ def advance(store: AgendaStore, closed: Agenda, actor: Player) -> tuple[Agenda |
             closed.guild_id, closed.channel_id, actor, name, [], speaker=speaker, players=players, with_windows=windows
         )
         agenda_id = store.insert(c, following, closed.phase_id)
-    return store.known(agenda_id), False
+        opened = store.loaded(c, agenda_id)
+    return opened, False
 
 
 def end(store: AgendaStore, cancelled: Agenda) -> None:

@@ -61,9 +61,10 @@ class AgendaStore:
 
     # --- reading -------------------------------------------------------------------------
 
-    def known(self, agenda_id: int) -> Agenda:
-        """An agenda this store just wrote or checked: its absence is a bug."""
-        agenda = self.get(agenda_id)
+    def loaded(self, c, agenda_id: int) -> Agenda:
+        """The agenda a transaction is writing, as it will be committed: a reply built from it
+        needs no read after the commit, which could fail and tell a recorded vote it was not."""
+        agenda = self._load(c, agenda_id)
         if agenda is None:
             raise LookupError(f"no agenda {agenda_id}")
         return agenda
@@ -160,7 +161,8 @@ class AgendaStore:
         )
         with self.state.transaction(lock=channel_lock(guild_id, channel_id)) as c:
             agenda_id = self.insert(c, new, phase_id)
-        return self.known(agenda_id)
+            after = self.loaded(c, agenda_id)  # read before the commit: nothing after it can fail
+        return after
 
     def checked(
         self,
@@ -333,7 +335,8 @@ class AgendaStore:
                 (agenda_id, voter.id, voter.name, chosen, votes if chosen else 0, now_text()),
             )
             self._log(c, agenda_id, voter, "vote" if chosen else "abstain", f"{chosen} {votes}" if chosen else "")
-        return self.known(agenda_id)
+            after = self.loaded(c, agenda_id)  # read before the commit: nothing after it can fail
+        return after
 
     def abstain(self, agenda_id: int, user: Player) -> Agenda:
         return self.vote(agenda_id, user, None, 0)
@@ -356,7 +359,8 @@ class AgendaStore:
             self._check_window(c, agenda, window)
             windows.record_pass(c, agenda_id, window, player, lasting)
             self._log(c, agenda_id, player, "pass", f"{window}{' lasting' if lasting else ''}")
-        return self.known(agenda_id)
+            after = self.loaded(c, agenda_id)  # read before the commit: nothing after it can fail
+        return after
 
     def play_card(self, agenda_id: int, user: Player, window: str, card: str) -> Agenda:
         """A listed player plays a card in the open window: shown, and the window reopens."""
@@ -370,7 +374,8 @@ class AgendaStore:
             self._check_window(c, agenda, window)
             windows.record_play(c, agenda_id, window, player, card)
             self._log(c, agenda_id, player, "play", f"{window} {card}")
-        return self.known(agenda_id)
+            after = self.loaded(c, agenda_id)  # read before the commit: nothing after it can fail
+        return after
 
     def _in_window(self, agenda_id: int, user: Player, window: str) -> tuple[Agenda, Player]:
         if window not in windows.WINDOWS:
@@ -418,7 +423,8 @@ class AgendaStore:
                 (agenda_id, player.id, player.name, chosen),
             )
             self._log(c, agenda_id, player, "predict", chosen)
-        return self.known(agenda_id)
+            after = self.loaded(c, agenda_id)  # read before the commit: nothing after it can fail
+        return after
 
     def can_manage(self, agenda: Agenda, user: Player, is_admin: bool) -> bool:
         speaker = agenda.speaker
@@ -441,7 +447,8 @@ class AgendaStore:
                 (json.dumps(result, ensure_ascii=False), now_text(), agenda_id),
             )
             self._log(c, agenda_id, user, "close", result["winner"])
-        return self.known(agenda_id)
+            after = self.loaded(c, agenda_id)  # read before the commit: nothing after it can fail
+        return after
 
     def _resolution(self, agenda: Agenda, user: Player, choice: str | None) -> dict:
         """Most votes wins; a tie is the speaker's choice among the tied (62.19)."""
@@ -477,7 +484,8 @@ class AgendaStore:
                 (now_text(), agenda_id),
             )
             self._log(c, agenda_id, user, "cancel", "")
-        return self.known(agenda_id)
+            after = self.loaded(c, agenda_id)  # read before the commit: nothing after it can fail
+        return after
 
     @staticmethod
     def _log(c, agenda_id: int, actor: Player, action: str, detail: str) -> None:

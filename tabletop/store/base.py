@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextvars
 import logging
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -19,11 +20,21 @@ from typing import Any, Protocol
 
 from tabletop.core.errors import UserError
 from tabletop.core.i18n import Sentence, t
+from tabletop.core.limits import ANSWER_LIMIT
 
 log = logging.getLogger(__name__)
 
 # Discord answers an interaction within 15 minutes at most: after a day a repeat cannot come.
 REQUEST_MEMORY = timedelta(days=1)
+# A store that cannot do its part in this long (a lock held elsewhere, no free connection) says
+# so instead of waiting on: the command is still answered within the answer limit, with time
+# left to send it.
+STORE_WAIT = ANSWER_LIMIT / 3
+# Of the front end's worker threads (cogs.workers.WORKERS, 8), at most this many wait on the
+# store at once: the rest keep answering rules and dice through any state stall.
+STORE_SLOTS = 5
+# A setting read on the way to a rules answer waits this long at most, then takes its default.
+SETTING_WAIT = 0.05
 
 
 class StateUnavailable(Exception):
@@ -90,14 +101,28 @@ class StateStore:
     refusal: Sentence | None = None  # why writes are refused (read-only), None when they are not
     stand_in = False  # no store behind it (it could not be opened): reads say so too
 
+    def __init__(self) -> None:
+        self._slots = threading.BoundedSemaphore(STORE_SLOTS)
+
     @property
     def read_only(self) -> bool:
         return bool(self.refusal)
 
     @contextmanager
-    def read(self) -> Iterator[Connection]:
+    def _slot(self, wait: float = STORE_WAIT) -> Iterator[None]:
+        """One of the store's few places: a command that finds them all taken is told the store
+        is busy, rather than holding one more worker thread."""
+        if not self._slots.acquire(timeout=wait):
+            raise UserError(t("state.busy"))
+        try:
+            yield
+        finally:
+            self._slots.release()
+
+    @contextmanager
+    def read(self, wait: float = STORE_WAIT) -> Iterator[Connection]:
         """A connection for reading; one consistent snapshot for its whole block."""
-        with self._read() as conn:
+        with self._slot(wait), self._read() as conn:
             yield conn
 
     @contextmanager
@@ -111,7 +136,7 @@ class StateStore:
         # several names are always taken in one order: two writers can never each hold a name the
         # other waits for
         locks = tuple(sorted({lock} if isinstance(lock, str) else set(lock or ())))
-        with self._write(locks) as conn:
+        with self._slot(), self._write(locks) as conn:
             if request is not None:
                 self._claim(conn, request.next_key())
             yield conn
@@ -140,7 +165,7 @@ class StateStore:
         """A server's setting, or the default; a store that cannot be reached gives the
         default (rules and dice keep working) and logs why."""
         try:
-            with self.read() as c:
+            with self.read(SETTING_WAIT) as c:
                 row = c.execute("select value from settings where guild_id = ? and key = ?", (str(guild_id), key)).fetchone()
         except UserError:  # the store said why when it failed; each read need not say it again
             return default

@@ -29,6 +29,7 @@ _CAUSES = (
         r"|Network is unreachable|No such file or directory|could not connect",
     ),
     ("timeout", r"timeout expired|timed out|couldn't get a connection after"),
+    ("lost", r"server closed the connection|consuming input failed|connection is lost|terminating connection"),
     ("disk_full", r"database or disk is full|No space left on device"),
     ("busy", r"database is locked|database table is locked"),
     ("read_only", r"readonly database|Read-only file system"),

@@ -25,9 +25,9 @@ import psycopg_pool
 
 from tabletop.core.config import pool_size as pool_size_setting
 from tabletop.core.errors import UserError
-from tabletop.core.i18n import Sentence, sentence
+from tabletop.core.i18n import Sentence, sentence, t
 from tabletop.core.logs import add_secret
-from tabletop.store.base import StateStore, StateUnavailable
+from tabletop.store.base import STORE_WAIT, StateStore, StateUnavailable
 from tabletop.store.faults import cause, first_line, hide_passwords, logged, passwords_in
 from tabletop.store.schema import migrations, render
 
@@ -36,11 +36,21 @@ log = logging.getLogger(__name__)
 # libpq's own wait for a server at start: long enough for a server on another machine, short
 # enough that a bot whose database is down starts answering rules promptly.
 CONNECT_TIMEOUT = 5
-# How long a command waits for a free connection before it is told the store is busy.
-CHECKOUT_WAIT = 3.0
+# A command waits at most STORE_WAIT for a free connection, and at most that long for a lock
+# another session holds (the server's lock_timeout); any one statement may take twice that.
+CHECKOUT_WAIT = STORE_WAIT
+STATEMENT_LIMIT = 2 * STORE_WAIT
+# A session that leaves a transaction open this long (a process frozen mid-vote) is ended by the
+# server, so its locks do not stall every other process.
+IDLE_IN_TRANSACTION_LIMIT = 5.0
+# TCP: a server that stops answering mid-command (a frozen network path) is given up after this
+# long, not after the kernel's minutes of retransmissions.
+TCP_USER_TIMEOUT = 2 * STORE_WAIT
 # After a failure, state commands are answered at once (without waiting on a dead server) for
-# this long; then the next one tries again.
-RETRY_EVERY = 10.0
+# this long, or until a connection succeeds again; then the next one tries again.
+RETRY_EVERY = 1.0
+# Migrating may wait for another process that is migrating, starting at the same moment.
+MIGRATION_WAIT = 30.0
 _MIGRATION_LOCK = 7_470_400  # any constant: the advisory lock every process takes to migrate
 
 
@@ -97,6 +107,7 @@ class PostgresState(StateStore):
     dialect = "postgresql"
 
     def __init__(self, url: str, pool_size: int | None = None):
+        super().__init__()
         self.url = url
         self.target = shown(url)
         for secret in passwords_in(url):  # whatever a driver message quotes, no log line shows it
@@ -117,7 +128,16 @@ class PostgresState(StateStore):
             url,
             min_size=1,
             max_size=pool_size or pool_size_setting(),  # STATE_POOL_SIZE: its reason is in core.config
-            kwargs={"row_factory": _rows, "connect_timeout": CONNECT_TIMEOUT},
+            kwargs={
+                "row_factory": _rows,
+                "connect_timeout": CONNECT_TIMEOUT,
+                "keepalives": 1,
+                "keepalives_idle": 5,
+                "keepalives_interval": 1,
+                "keepalives_count": 3,
+                "tcp_user_timeout": int(TCP_USER_TIMEOUT * 1000),
+            },
+            configure=_bounded,
             connection_class=self._recording_connections(),
             # a connection idle through a server restart is found dead here and replaced, not
             # handed to a command that would fail on it
@@ -152,6 +172,7 @@ class PostgresState(StateStore):
                     store._connect_failure = exc
                     raise
                 store._connect_failure = None
+                store.problem = None  # the server is back: the next command need not wait
                 return conn
 
         return Recording
@@ -187,6 +208,8 @@ class PostgresState(StateStore):
     def migrate(self) -> None:
         scripts = migrations()
         with self._connection() as conn, conn.transaction():
+            conn.execute(f"set local lock_timeout = '{int(MIGRATION_WAIT * 1000)}ms'")
+            conn.execute(f"set local statement_timeout = '{int(MIGRATION_WAIT * 1000)}ms'")
             conn.execute("select pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
             conn.execute("create table if not exists schema_version (version integer not null)")
             row = conn.execute("select version from schema_version").fetchone()
@@ -210,17 +233,48 @@ class PostgresState(StateStore):
     @contextmanager
     def _read(self):
         self._prepare()
-        with self._connection() as conn, conn.transaction():
+        with self._connection() as conn, _waits_bounded(), conn.transaction():
             conn.execute("set transaction isolation level repeatable read, read only")
             yield _Connection(conn)
 
     @contextmanager
     def _write(self, locks: tuple[str, ...]):
+        """One transaction; its commit is the moment that decides: a connection lost before it
+        changed nothing (said as "not recorded"), one lost during it may have changed everything
+        (said as "unknown": the next read, or the request's own key, settles it)."""
         self._prepare()
-        with self._connection() as conn, conn.transaction():
-            for lock in locks:
-                conn.execute("select pg_advisory_xact_lock(hashtextextended(%s, 0))", (lock,))
-            yield _Connection(conn)
+        committing = False
+        with self._connection() as conn:
+            try:
+                with _waits_bounded(), conn.transaction():
+                    for lock in locks:
+                        conn.execute("select pg_advisory_xact_lock(hashtextextended(%s, 0))", (lock,))
+                    yield _Connection(conn)
+                    committing = True
+            except psycopg.OperationalError:
+                if committing:
+                    log.warning("state store %s: connection lost during a commit: its outcome is unknown", self.target)
+                    raise UserError(t("state.outcome_unknown")) from None
+                raise
 
     def close(self) -> None:
         self.pool.close()
+
+
+def _bounded(conn: psycopg.Connection[Any]) -> None:
+    """Every pooled session's limits on waiting, set once when it connects (a session-level SET
+    rather than startup options, which connection poolers such as PgBouncer refuse)."""
+    conn.execute(f"set lock_timeout = '{int(STORE_WAIT * 1000)}ms'")
+    conn.execute(f"set statement_timeout = '{int(STATEMENT_LIMIT * 1000)}ms'")
+    conn.execute(f"set idle_in_transaction_session_timeout = '{int(IDLE_IN_TRANSACTION_LIMIT * 1000)}ms'")
+    conn.commit()
+
+
+@contextmanager
+def _waits_bounded():
+    """A lock or a statement that ran out of its time is the store being busy, not down: the
+    transaction was rolled back, and the user is told so."""
+    try:
+        yield
+    except (psycopg.errors.LockNotAvailable, psycopg.errors.QueryCanceled):
+        raise UserError(t("state.busy")) from None

@@ -8,28 +8,36 @@ only be read is opened read-only, and every write is refused with a sentence.
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import os
 import sqlite3
 import threading
 from contextlib import contextmanager
 from pathlib import Path
 
 from tabletop.core.config import state_db_path
-from tabletop.core.i18n import Sentence, sentence
-from tabletop.store.base import StateStore, StateUnavailable
-from tabletop.store.faults import NotAFile, ParentIsAFile, cause, is_damaged, logged
+from tabletop.core.errors import UserError
+from tabletop.core.i18n import Sentence, sentence, t
+from tabletop.store.base import STORE_WAIT, StateStore, StateUnavailable
+from tabletop.store.faults import NotAFile, ParentIsAFile, cause, cause_of, is_damaged, logged
 from tabletop.store.schema import migrations, render
 
 log = logging.getLogger(__name__)
 
+# Another process starting at the same moment may be migrating the file: wait for it this long.
+MIGRATION_WAIT = 30.0
+
 
 class SqliteState(StateStore):
-    """One connection, serialised by a thread lock within the process; across processes SQLite's
-    own write lock (BEGIN IMMEDIATE) keeps one writer at a time."""
+    """A writing connection, serialised by a thread lock within the process (across processes
+    SQLite's own write lock, BEGIN IMMEDIATE, keeps one writer at a time), and a reading one
+    beside it, so that reads never wait on a write (WAL lets them see the last commit)."""
 
     dialect = "sqlite"
 
     def __init__(self, path: Path | str | None = None):
+        super().__init__()
         self.path = str(path or state_db_path())
         self.target = self.path
         self.lock = threading.RLock()
@@ -37,6 +45,8 @@ class SqliteState(StateStore):
         self.stand_in = False
         try:
             self.conn = self._connect()
+            self.identity = _identity(self.path)
+            self.reader, self.read_lock = self._reader()
             self.migrate()
         except (sqlite3.Error, OSError) as exc:  # a corrupt file reads as "not a database" here
             logged(exc, self.path)
@@ -92,8 +102,18 @@ class SqliteState(StateStore):
         conn.execute("pragma journal_mode = wal")
         conn.execute("pragma synchronous = full")
         conn.execute("pragma foreign_keys = on")
-        conn.execute("pragma busy_timeout = 30000")
+        conn.execute(f"pragma busy_timeout = {int(STORE_WAIT * 1000)}")
+        # the write-ahead log is cut back to nothing at each checkpoint: a disk that filled up
+        # and was freed is not filled again by a log that never shrinks
+        conn.execute("pragma journal_size_limit = 0")
         return conn
+
+    def _reader(self) -> tuple[sqlite3.Connection, threading.RLock]:
+        """The reading connection and its lock: its own for a file it can write, else (memory,
+        a read-only file) the one connection."""
+        if self.identity is None or self.refusal:
+            return self.conn, self.lock
+        return self._configure(sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)), threading.RLock()
 
     @classmethod
     def unavailable(cls, why: Sentence) -> SqliteState:
@@ -110,6 +130,8 @@ class SqliteState(StateStore):
         return self.conn.execute("pragma user_version").fetchone()[0]
 
     def migrate(self) -> None:
+        """Each missing migration in its own transaction, the version read again under the write
+        lock: a process starting at the same moment may have just done it."""
         scripts = migrations()
         with self.lock:
             current = self.version
@@ -117,31 +139,109 @@ class SqliteState(StateStore):
                 raise StateUnavailable(sentence("state.too_new", path=self.path, version=current, ours=len(scripts)))
             if current < len(scripts) and self.refusal:
                 raise StateUnavailable(sentence("state.needs_upgrade", path=self.path))
-            for number, script in enumerate(scripts[current:], start=current + 1):
-                with self._write(()) as c:
-                    for statement in render(script, self.dialect):
-                        c.execute(statement)
-                    c.execute(f"pragma user_version = {number}")
+            self.conn.execute(f"pragma busy_timeout = {int(MIGRATION_WAIT * 1000)}")
+            try:
+                while self.version < len(scripts):
+                    self.conn.execute("begin immediate")
+                    try:
+                        number = self.version
+                        if number < len(scripts):
+                            for statement in render(scripts[number], self.dialect):
+                                self.conn.execute(statement)
+                            self.conn.execute(f"pragma user_version = {number + 1}")
+                        self.conn.execute("commit")
+                    except BaseException:
+                        self._roll_back()
+                        raise
+            finally:
+                self.conn.execute(f"pragma busy_timeout = {int(STORE_WAIT * 1000)}")
+
+    @contextmanager
+    def _held(self, lock: threading.RLock):
+        if not lock.acquire(timeout=STORE_WAIT):
+            raise UserError(t("state.busy"))
+        try:
+            yield
+        finally:
+            lock.release()
 
     @contextmanager
     def _read(self):
-        with self.lock:
-            yield self.conn
+        own = self.reader is not self.conn  # a snapshot of its own for the whole block
+        with self._held(self.read_lock):
+            try:
+                if own:
+                    self.reader.execute("begin")
+                try:
+                    yield self.reader
+                finally:
+                    if own:
+                        self.reader.execute("commit")
+            except sqlite3.Error as exc:
+                if not _is_fault(exc):
+                    raise
+                raise self._failed(exc) from None
 
     @contextmanager
     def _write(self, locks: tuple[str, ...]):
         # BEGIN IMMEDIATE takes the file's one write lock: every writer in every process waits
         # its turn, whatever it changes, so `locks` need nothing more here
-        with self.lock:
-            self.conn.execute("begin immediate")
+        with self._held(self.lock):
+            self._still_the_same_file()
+            try:
+                self.conn.execute("begin immediate")
+            except sqlite3.OperationalError as exc:
+                raise self._failed(exc) from None
             try:
                 yield self.conn
-            except BaseException:
-                self.conn.execute("rollback")
-                raise
-            else:
                 self.conn.execute("commit")
+            except BaseException as exc:
+                self._roll_back()
+                if isinstance(exc, sqlite3.Error) and _is_fault(exc):
+                    raise self._failed(exc) from None
+                raise
+
+    def _still_the_same_file(self) -> None:
+        """A file deleted or replaced while the store runs would take writes nobody will read:
+        refuse them, and say so."""
+        if self.identity is not None and _identity(self.path) != self.identity:
+            raise UserError(t("state.replaced", path=self.path))
+
+    def _roll_back(self) -> None:
+        if self.conn.in_transaction:
+            with contextlib.suppress(sqlite3.Error):  # the write failed; so may the undo
+                self.conn.execute("rollback")
+
+    def _failed(self, exc: sqlite3.Error) -> UserError:
+        """A database error as the user's sentence: busy, or what failed (nothing was kept)."""
+        reason = cause_of(exc)
+        if reason == "busy":
+            return UserError(t("state.busy"))
+        logged(exc, self.path)
+        if reason == "disk_full":  # give back what the log holds, if anything can be
+            with contextlib.suppress(sqlite3.Error):
+                self.conn.execute("pragma wal_checkpoint(truncate)")
+        return UserError(t("state.failed", path=self.path, reason=cause(exc)))
 
     def close(self) -> None:
         with self.lock:
+            if self.reader is not self.conn:
+                self.reader.close()
             self.conn.close()
+
+
+def _is_fault(exc: sqlite3.Error) -> bool:
+    """The disk, the file or another process failed us (full, locked, read-only, damaged), as
+    opposed to a broken constraint or bad SQL, which are our bugs and stay errors."""
+    return isinstance(exc, sqlite3.OperationalError) or type(exc) is sqlite3.DatabaseError
+
+
+def _identity(path: str) -> tuple[int, int] | None:
+    """Which file the path names now (device, inode); None for memory or a path with no file."""
+    if path == ":memory:":
+        return None
+    try:
+        status = os.stat(path)
+    except OSError:
+        return (-1, -1)  # gone: never equal to the identity of a file that was there
+    return (status.st_dev, status.st_ino)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 
 import pytest
-from discord_fakes import FakeBot, FakeInteraction, FakeUser, persistent_item
+from discord_fakes import FakeBot, FakeInteraction, FakeUser, persistent_item, submit
 from run_bot import run_bot
 
 from tabletop.agenda.model import Player
@@ -199,9 +199,9 @@ async def test_discord_buttons_pass_and_play_and_survive_a_restart(compendium, s
     modal = click.log[0].kwargs["modal"]
     assert isinstance(modal, Form) and list(modal.boxes) == ["card"]
     modal.boxes["card"]._value = "Veto"
-    submit = FakeInteraction(bot, user=FakeUser(2, "Bob"))
-    await modal.on_submit(submit)
-    assert any("Veto" in f.value for f in submit.log[0].embed.fields)
+    submitter = FakeInteraction(bot, user=FakeUser(2, "Bob"))
+    await submit(modal, submitter)
+    assert any("Veto" in f.value for f in submitter.log[0].embed.fields)
     for uid in (1, 2):
         inter = FakeInteraction(bot, user=FakeUser(uid, f"P{uid}"))
         await persistent_item("agenda:1:pass").callback(inter)

@@ -6,7 +6,7 @@ import re
 
 import discord
 import pytest
-from discord_fakes import FakeBot, FakeInteraction, FakeMessage, FakeUser, form_of, persistent_item
+from discord_fakes import FakeBot, FakeInteraction, FakeMessage, FakeUser, form_of, persistent_item, submit
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -305,11 +305,28 @@ async def test_agenda_buttons_vote_through_a_modal_and_survive_a_restart(bot, st
     modal = click.log[0].kwargs["modal"]
     assert isinstance(modal, Form) and "가결" in modal.title and list(modal.boxes) == ["votes"]
     modal.boxes["votes"]._value = "5"
-    submit = FakeInteraction(bot, user=FakeUser(2, "Bob"), message=agenda_message)
-    await modal.on_submit(submit)
-    assert submit.log[0].method == "edit_message" and "가결** — 5표" in submit.log[0].embed.description
-    assert submit.log[1].method == "followup" and submit.log[1].ephemeral
+    submitter = FakeInteraction(bot, user=FakeUser(2, "Bob"), message=agenda_message)
+    await submit(modal, submitter)
+    assert submitter.log[0].method == "edit_message" and "가결** — 5표" in submitter.log[0].embed.description
+    assert submitter.log[1].method == "followup" and submitter.log[1].ephemeral
     assert AgendaStore(bot.state).get(1).tally()["가결"] == 5
+
+
+async def test_a_form_opened_before_a_restart_is_answered_after_it_once_by_any_process(bot, state):
+    from tabletop.agenda.store import AgendaStore
+    from tabletop.store import open_state
+
+    await slash("agenda start").callback(FakeInteraction(bot), name="X", players="<@1> <@2>")
+    form = await form_of(bot, "agenda:1:vote:0", FakeUser(2, "Bob"), votes="5")
+    assert form.custom_id == "form:agenda:1:vote:0" and form.is_finished()  # nothing kept in memory
+    restarted = FakeBot(compendium=bot.compendium, state=open_state(state.path), user=bot.user)
+    submitter = FakeInteraction(restarted, user=FakeUser(2, "Bob"))
+    await submit(form, submitter)
+    assert submitter.log[0].method == "edit_message" and "가결** — 5표" in submitter.log[0].embed.description
+    twice = FakeInteraction(bot, user=FakeUser(2, "Bob"), id=submitter.id)  # delivered to another process too
+    await submit(form, twice)
+    assert twice.log[0].ephemeral and "이미 처리" in twice.log[0].text
+    assert AgendaStore(state).get(1).tally()["가결"] == 5
 
 
 async def test_agenda_strangers_and_bad_numbers_get_a_private_explanation(bot, state):
@@ -319,7 +336,7 @@ async def test_agenda_strangers_and_bad_numbers_get_a_private_explanation(bot, s
     assert stranger.log[0].ephemeral and "투표할 수 있어요" in stranger.log[0].text  # refused before the form
     modal = await form_of(bot, "agenda:1:vote:1", FakeUser(2, "Bob"), votes="lots")
     voter = FakeInteraction(bot, user=FakeUser(2, "Bob"))
-    await modal.on_submit(voter)
+    await submit(modal, voter)
     assert voter.log[0].ephemeral and "숫자로" in voter.log[0].text
     assert "부결" not in [
         b.outcome for b in __import__("tabletop.agenda.store", fromlist=["x"]).AgendaStore(state).get(1).ballots
@@ -341,9 +358,9 @@ async def test_a_vote_delivered_twice_counts_once_and_says_so(bot, state):
     await slash("agenda start").callback(FakeInteraction(bot), name="X")
     card = await form_of(bot, "agenda:1:vote:0", FakeUser(5, "Eve"), votes="4")
     first = FakeInteraction(bot, user=FakeUser(5, "Eve"))
-    await card.on_submit(first)
+    await submit(card, first)
     again = FakeInteraction(bot, user=FakeUser(5, "Eve"), id=first.id)  # the gateway's redelivery
-    await card.on_submit(again)
+    await submit(card, again)
     assert again.log[0].ephemeral and "이미 처리" in again.log[0].text
     votes = [e for e in AgendaStore(state).log(1) if e["action"] == "vote"]
     assert len(votes) == 1 and AgendaStore(state).get(1).tally()["가결"] == 4
@@ -359,7 +376,7 @@ async def test_concurrent_button_clicks_keep_the_message_right(bot, state):
     async def click(uid):
         modal = await form_of(bot, "agenda:1:vote:0", FakeUser(uid, f"P{uid}"), votes=str(uid))
         inter = FakeInteraction(bot, user=FakeUser(uid, f"P{uid}"))
-        await modal.on_submit(inter)
+        await submit(modal, inter)
         return inter
 
     inters = await asyncio.gather(*(click(uid) for uid in range(1, 9)))
@@ -443,9 +460,9 @@ async def test_a_planet_election_asks_for_the_planet_and_the_votes_in_one_form(b
     await slash("agenda start").callback(FakeInteraction(bot), name="Arbiter", type="elect-planet")
     form = await form_of(bot, "agenda:1:planet", FakeUser(2, "Bob"), planet="Mecatol Rex", votes="3")
     assert list(form.boxes) == ["planet", "votes"] and len(form.title) <= 45
-    submit = FakeInteraction(bot, user=FakeUser(2, "Bob"))
-    await form.on_submit(submit)
-    assert submit.log[0].method == "edit_message" and AgendaStore(state).get(1).tally()["Mecatol Rex"] == 3
+    submitter = FakeInteraction(bot, user=FakeUser(2, "Bob"))
+    await submit(form, submitter)
+    assert submitter.log[0].method == "edit_message" and AgendaStore(state).get(1).tally()["Mecatol Rex"] == 3
 
 
 async def test_two_askers_at_once_each_get_their_own_language(bot):

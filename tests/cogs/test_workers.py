@@ -49,6 +49,23 @@ async def test_a_call_past_the_time_limit_is_a_sentence(monkeypatch):
         await workers.call(time.sleep, 0.5)
 
 
+async def test_only_a_heavy_fight_past_the_limit_is_told_to_use_fewer_units(monkeypatch, caplog):
+    monkeypatch.setattr(workers, "TIME_LIMIT", 0.1)
+
+    def slow_then_fails():
+        time.sleep(0.3)
+        raise RuntimeError("the store went away")
+
+    with pytest.raises(UserError) as plain:
+        await workers.call(slow_then_fails)
+    assert "유닛" not in plain.value.message and "다시 해 주세요" in plain.value.message
+    with pytest.raises(UserError) as heavy:
+        await workers.call(time.sleep, 0.3, heavy=True)
+    assert "유닛 수를 줄여서" in heavy.value.message
+    await asyncio.sleep(0.4)  # the late failure is retrieved and logged in one line
+    assert any("answered late failed: RuntimeError" in r.getMessage() for r in caplog.records)
+
+
 async def test_heavy_work_waits_for_a_slot_and_says_when_none_frees(monkeypatch):
     monkeypatch.setattr(workers, "TIME_LIMIT", 0.3)
     release = threading.Event()

@@ -21,7 +21,6 @@ from tabletop.agenda.model import AGAINST, FOR, Player
 from tabletop.agenda.store import AgendaStore
 from tabletop.core.errors import UserError
 from tabletop.store import StateUnavailable, begin_request, open_state
-from tabletop.store import postgres as pg_backend
 from tabletop.store.schema import migrations
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -165,7 +164,7 @@ def test_two_processes_closing_one_agenda_close_it_once_and_open_the_next_once(s
     lines = _race(state_target, tmp_path, "close", first.id, [(0, 1), (1, 1), (2, 1)])
     assert lines.count("ok") == 1 and len(lines) == 3
     assert [e["action"] for e in store.log(first.id)].count("close") == 1
-    closed = store.known(first.id)
+    closed = store.get(first.id)
     nxt, over = phase.advance(store, closed, STARTER)
     assert nxt is not None and nxt.name == "B" and not over
     assert phase.advance(store, closed, STARTER) == (None, False)  # already advanced: nothing twice
@@ -249,22 +248,14 @@ def test_a_malformed_url_is_refused_at_start():
         open_state("postgres:/only-one-slash")
 
 
-def test_a_server_lost_mid_session_is_answered_then_recovered(pg_server, pg_url, monkeypatch):
-    monkeypatch.setattr(pg_backend, "RETRY_EVERY", 0.0)
+def test_a_session_lost_while_idle_costs_no_command(pg_server, pg_url):
     state = open_state(pg_url)
     store = AgendaStore(state)
     a = store.start("g", "c", STARTER, "X", [], "for-against")
     pg_server.disconnect_all(pg_url)
-    outcomes = []
-    for _ in range(3):  # the pooled connection is dead: said once, then a new one works
-        try:
-            store.vote(a.id, ALICE, "가결", 2)
-            outcomes.append("ok")
-        except UserError as exc:
-            assert "연결할 수 없어요" in exc.message
-            outcomes.append("refused")
-    assert "ok" in outcomes
-    assert store.get(a.id).tally()[FOR] == 2
+    for votes in (1, 2, 3):  # the pool finds its dead connections before handing them out
+        store.vote(a.id, ALICE, "가결", votes)
+    assert store.get(a.id).tally()[FOR] == 3
 
 
 def test_the_console_with_its_server_down_still_answers_rules_and_dice(cli_env, tmp_path):
@@ -317,7 +308,7 @@ def test_each_owner_registers_its_own_migrations_and_a_gap_is_refused(monkeypatc
 
 
 async def test_the_discord_adapter_votes_on_each_backend_and_counts_a_redelivery_once(state_target):
-    from discord_fakes import FakeBot, FakeInteraction, FakeUser, form_of
+    from discord_fakes import FakeBot, FakeInteraction, FakeUser, form_of, submit
 
     from cogs.commands import slash
 
@@ -326,10 +317,10 @@ async def test_the_discord_adapter_votes_on_each_backend_and_counts_a_redelivery
     await slash("agenda start").callback(FakeInteraction(bot), name="분리 독트린", players="<@1> <@2>")
     form = await form_of(bot, "agenda:1:vote:0", FakeUser(2, "Bob"), votes="6")
     first = FakeInteraction(bot, user=FakeUser(2, "Bob"))
-    await form.on_submit(first)
+    await submit(form, first)
     assert first.log[0].method == "edit_message" and "가결** — 6표" in first.log[0].embed.description
     again = FakeInteraction(bot, user=FakeUser(2, "Bob"), id=first.id)
-    await form.on_submit(again)
+    await submit(form, again)
     assert again.log[0].ephemeral and "이미 처리" in again.log[0].text
     assert AgendaStore(state).get(1).tally()[FOR] == 6
 

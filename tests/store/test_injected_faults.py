@@ -1,0 +1,247 @@
+"""Faults injected into the state store, on both backends: a lock another session holds, a
+server restart, a connection cut just as a commit is sent, a full database, a file deleted or
+replaced while the store runs. Each time: the answer comes within the answer limit in one
+sentence, no traceback; a ballot said to be recorded is committed, one said not to be is not,
+and one whose fate is unknown is said to be unknown."""
+
+from __future__ import annotations
+
+import os
+import socket
+import sqlite3
+import threading
+import time
+from pathlib import Path
+
+import psycopg
+import pytest
+
+from tabletop.agenda.model import Player
+from tabletop.agenda.store import AgendaStore, agenda_lock
+from tabletop.console.app import run_line
+from tabletop.core.commands import Context
+from tabletop.core.errors import UserError
+from tabletop.core.i18n import t
+from tabletop.core.limits import ANSWER_LIMIT
+from tabletop.store import begin_request, open_state
+from tabletop.store.base import STORE_SLOTS
+
+STARTER = Player("s", "Speaker")
+ALICE, BOB = Player("a", "Alice"), Player("b", "Bob")
+
+
+@pytest.fixture(autouse=True)
+def _no_request():
+    begin_request(None)
+    yield
+    begin_request(None)
+
+
+def timed(fn, *args):
+    """(what fn returned or raised, seconds it took)."""
+    began = time.monotonic()
+    try:
+        outcome = fn(*args)
+    except UserError as exc:
+        outcome = exc
+    return outcome, time.monotonic() - began
+
+
+def ballots(store: AgendaStore, agenda_id: int) -> dict[str, int]:
+    return {b.voter_name: b.votes for b in store.get(agenda_id).ballots}
+
+
+# --- a lock held elsewhere ------------------------------------------------------------------
+
+
+def _hold_the_lock(state_target: str, agenda_id: int):
+    """Another session, holding what a vote on the agenda must take, until closed."""
+    if state_target.startswith("postgresql"):
+        conn = psycopg.connect(state_target)
+        conn.execute("select pg_advisory_xact_lock(hashtextextended(%s, 0))", (agenda_lock(agenda_id),))
+        return conn
+    conn = sqlite3.connect(state_target, isolation_level=None)
+    conn.execute("begin immediate")
+    return conn
+
+
+def test_a_vote_behind_a_held_lock_is_told_busy_in_time_and_not_recorded(state_target):
+    store = AgendaStore(open_state(state_target))
+    a = store.start("g", "c", STARTER, "X", [], "for-against")
+    holder = _hold_the_lock(state_target, a.id)
+    try:
+        outcome, took = timed(store.vote, a.id, ALICE, "가결", 3)
+        assert isinstance(outcome, UserError) and outcome.message == t("state.busy")
+        assert took < ANSWER_LIMIT - 0.5  # time left to send the answer
+        read, took = timed(store.get, a.id)  # reading never waits on a writer
+        assert read.id == a.id and took < 0.5
+    finally:
+        holder.rollback()
+        holder.close()
+    assert ballots(store, a.id) == {}  # "not recorded" was the truth
+    store.vote(a.id, ALICE, "가결", 3)  # and once the lock is gone, the vote goes through
+    assert ballots(store, a.id) == {"Alice": 3}
+
+
+def test_rules_keep_answering_while_every_store_slot_is_stuck(compendium, state_target):
+    state = open_state(state_target)
+    store = AgendaStore(state)
+    a = store.start("g", "c", STARTER, "X", [], "for-against")
+    holder = _hold_the_lock(state_target, a.id)
+    stuck = [threading.Thread(target=timed, args=(store.vote, a.id, Player(str(i), f"P{i}"), "가결", 1)) for i in range(12)]
+    try:
+        for thread in stuck:
+            thread.start()
+        time.sleep(0.1)
+        ctx = Context(compendium, state, user_id="me", user_name="me", guild_id="g", channel_id="c")
+        reply, took = timed(run_line, ctx, "/rule 79.1")
+        text = "\n".join(r.text() for r in reply)
+        assert "79.1" in text and took < 1.0, took
+    finally:
+        for thread in stuck:
+            thread.join()
+        holder.rollback()
+        holder.close()
+    assert STORE_SLOTS < 8  # the front end's workers: some are always left for rules
+    assert ballots(store, a.id) == {}
+
+
+# --- SQLite: the disk and the file ----------------------------------------------------------
+
+
+def test_a_full_database_is_a_sentence_and_keeps_nothing(tmp_path):
+    state = open_state(tmp_path / "state.db")
+    store = AgendaStore(state)
+    a = store.start("g", "c", STARTER, "X", [], "for-against")
+    pages = state.conn.execute("pragma page_count").fetchone()[0]
+    state.conn.execute(f"pragma max_page_count = {pages}")  # no page more: SQLite's own "full"
+    outcome, _ = timed(store.vote, a.id, ALICE, "가결", 2)
+    padded = "x" * 50_000
+    for i in range(20):  # a vote may fit in a free page: fill the file until one does not
+        if isinstance(outcome, UserError):
+            break
+        outcome, _ = timed(store.vote, a.id, Player(f"p{i}", padded[: 5_000 + i]), "가결", 1)
+    assert isinstance(outcome, UserError), "the database never filled up"
+    assert t("state.cause.disk_full") in outcome.message and "Traceback" not in outcome.message
+    recorded = ballots(store, a.id)
+    state.conn.execute("pragma max_page_count = 1073741823")  # space again: votes work
+    store.vote(a.id, BOB, "가결", 4)
+    assert ballots(store, a.id) == {**recorded, "Bob": 4}
+
+
+@pytest.mark.parametrize("fault", ["deleted", "replaced"])
+def test_a_state_file_deleted_or_replaced_while_running_takes_no_vote(tmp_path, fault):
+    path = tmp_path / "state.db"
+    store = AgendaStore(open_state(path))
+    a = store.start("g", "c", STARTER, "X", [], "for-against")
+    store.vote(a.id, ALICE, "가결", 1)
+    for leftover in tmp_path.glob("state.db*"):
+        leftover.unlink()
+    if fault == "replaced":
+        AgendaStore(open_state(path))  # another process made a new, empty one
+    outcome, _ = timed(store.vote, a.id, BOB, "가결", 5)
+    assert isinstance(outcome, UserError) and outcome.message == t("state.replaced", path=str(path))
+
+
+# --- PostgreSQL: the server and the network -------------------------------------------------
+
+
+def test_votes_are_recorded_again_within_two_seconds_of_a_restart(pg_server, pg_url):
+    store = AgendaStore(open_state(pg_url))
+    a = store.start("g", "c", STARTER, "X", [], "for-against")
+    store.vote(a.id, ALICE, "가결", 1)
+    pg_server.restart()
+    back = time.monotonic()
+    said = []
+    while time.monotonic() - back < 5:
+        outcome, _ = timed(store.vote, a.id, ALICE, "가결", 2)
+        if not isinstance(outcome, UserError):
+            break
+        said.append(outcome.message)
+    assert time.monotonic() - back < 2.0, said
+    assert ballots(store, a.id) == {"Alice": 2}
+
+
+class CutAtCommit:
+    """A Unix-socket relay in front of the server that passes everything, until the client sends
+    the COMMIT of a transaction that wrote a ballot: that is passed on, and then both sides are
+    cut before the server's answer returns. The commit happened; the client cannot know it."""
+
+    def __init__(self, server_socket: Path, folder: Path):
+        self.server_socket = server_socket
+        self.folder = folder
+        self.listener = socket.socket(socket.AF_UNIX)
+        self.listener.bind(str(folder / server_socket.name))
+        self.listener.listen()
+        self.cut = threading.Event()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self):
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            server = socket.socket(socket.AF_UNIX)
+            server.connect(str(self.server_socket))
+            threading.Thread(target=self._pipe, args=(client, server, True), daemon=True).start()
+            threading.Thread(target=self._pipe, args=(server, client, False), daemon=True).start()
+
+    def _pipe(self, source, target, from_client):
+        wrote = False  # a ballot written since this session's last commit
+        try:
+            while data := source.recv(65536):
+                if not from_client and self.cut.is_set():
+                    return  # the server's answer to the commit never reaches the client
+                wrote = wrote or b"INSERT INTO BALLOTS" in data.upper()
+                if from_client and self.armed and wrote and b"COMMIT" in data.upper():
+                    self.cut.set()
+                    target.sendall(data)
+                    time.sleep(0.3)  # the server commits meanwhile
+                    for end in (source, target):
+                        end.shutdown(socket.SHUT_RDWR)
+                    return
+                target.sendall(data)
+        except OSError:
+            pass
+
+    armed = False
+
+    def close(self):
+        self.listener.close()
+
+
+def test_a_connection_cut_during_the_commit_is_told_unknown_and_the_database_settles_it(pg_server, pg_url, tmp_path):
+    relay = CutAtCommit(pg_server.socket / ".s.PGSQL.5432", tmp_path)
+    url = pg_url.replace(f"host={pg_server.socket}", f"host={tmp_path}")
+    try:
+        store = AgendaStore(open_state(url))
+        a = store.start("g", "c", STARTER, "X", [], "for-against")
+        relay.armed = True
+        outcome, took = timed(store.vote, a.id, ALICE, "가결", 3)
+        relay.armed = False
+        assert relay.cut.is_set()
+        assert isinstance(outcome, UserError) and outcome.message == t("state.outcome_unknown"), outcome
+        assert took < ANSWER_LIMIT
+    finally:
+        relay.close()
+    direct = AgendaStore(open_state(pg_url))
+    assert ballots(direct, a.id) == {"Alice": 3}  # it was committed: "not recorded" would have lied
+
+
+def test_no_fault_reaches_a_screen_as_a_traceback(compendium, tmp_path, capfd):
+    path = tmp_path / "state.db"
+    state = open_state(path)
+    ctx = Context(compendium, state, user_id="me", user_name="me", guild_id="g", channel_id="c")
+    run_line(ctx, "/agenda start name:X")
+    holder = _hold_the_lock(str(path), 1)
+    try:
+        busy = "\n".join(r.text() for r in run_line(ctx, "/agenda vote outcome:가결 votes:2"))
+    finally:
+        holder.rollback()
+        holder.close()
+    os.unlink(path)
+    gone = "\n".join(r.text() for r in run_line(ctx, "/agenda vote outcome:가결 votes:2"))
+    out, err = capfd.readouterr()
+    assert t("state.busy") in busy and t("state.replaced", path=str(path)) in gone
+    assert "Traceback" not in out + err + busy + gone and "오류 번호" not in busy + gone
