@@ -157,7 +157,8 @@ class Forms:
     names, again, with the answers typed."""
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
-        custom_id = str((interaction.data or {}).get("custom_id") or "")
+        data: dict = dict(interaction.data or {})
+        custom_id = str(data.get("custom_id") or "")
         if interaction.type == discord.InteractionType.modal_submit and custom_id.startswith(FORM_PREFIX):
             await self.answer(interaction, custom_id[len(FORM_PREFIX) :])
 
@@ -168,7 +169,7 @@ class Forms:
         if found is None:  # a form shown by a version that had other buttons
             raise UserError(t("form.outdated"))
         comp, values = found
-        await pressed(interaction, comp, Press(values, chosen or None, form_answers(interaction.data or {})))
+        await pressed(interaction, comp, Press(values, chosen or None, form_answers(dict(interaction.data or {}))))
 
 
 FORMS = Forms()
