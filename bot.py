@@ -20,13 +20,17 @@ import json
 import sys
 from pathlib import Path
 
-from tabletop import features
-from tabletop.combat.unitdata import UnitDataError, load_unit_tables
-from tabletop.core import arguments, config, logs
-from tabletop.core.commands import COMMANDS
-from tabletop.core.i18n import speaking
-from tabletop.rules import answers, ruledb
-from tabletop.rules.packs import PackError
+from tabletop.core.i18n import speaking, t  # the standard library only: it can say what is missing
+
+try:
+    from tabletop import features
+    from tabletop.combat.unitdata import UnitDataError, load_unit_tables
+    from tabletop.core import arguments, config, logs
+    from tabletop.core.commands import COMMANDS
+    from tabletop.rules import answers, ruledb
+    from tabletop.rules.packs import PackError
+except ModuleNotFoundError as missing:  # another Python than the project's, or no setup yet
+    sys.exit(t("setup.missing_module", module=missing.name, python=sys.executable))
 
 EXIT_USAGE = 2
 EXIT_FAULT = 3  # the bot cannot run as configured (a state database it cannot open)
@@ -493,7 +497,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with speaking(getattr(args, "locale", None)):  # every message of this run, in --locale
             config.load()  # a variable the bot cannot use is said now, not by every command
-            logs.setup(verbose=args.verbose)
+            logs.setup(verbose=args.verbose, quiet="ERROR" if func is cmd_console else "INFO")
             return func(args)
     except config.ConfigError as exc:
         print(exc.message, file=sys.stderr)

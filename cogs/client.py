@@ -19,6 +19,7 @@ from cogs.components import DYNAMIC_ITEMS, FORMS
 from cogs.errors import answer_error
 from cogs.lifecycle import HEARTBEAT_EVERY, HEARTBEAT_STALE, Lifecycle, write_heartbeat
 from tabletop import features
+from tabletop.core import config
 from tabletop.core.i18n import DISCORD_LOCALES, command_text, t
 from tabletop.core.logs import command_var, guild_var
 from tabletop.rules.compendium import Compendium
@@ -77,7 +78,9 @@ class RulesBot(commands.AutoShardedBot):
     def __init__(self, compendium: Compendium | None = None, state: StateStore | None = None, **kwargs):
         features.load()
         intents = discord.Intents.default()
-        intents.message_content = True  # chat mode (?질문) reads message text
+        # chat mode (?질문) reads message text: a privileged intent, asked for unless turned off
+        # (mentions and DMs carry their text without it; "Find the rule" needs none)
+        intents.message_content = bool(config.setting("message_content"))
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None, **kwargs)
         self._compendium = compendium
         self._state = state

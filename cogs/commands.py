@@ -95,9 +95,22 @@ def callback_for(cmd: core.Command) -> Callable[..., Awaitable[None]]:
         callback = app_commands.autocomplete(**completes)(callback)  # type: ignore[arg-type]
     if cmd.admin:
         callback = app_commands.default_permissions(manage_guild=True)(callback)
-    if cmd.guild_only and " " not in cmd.name:  # a subcommand's group says it for all of them
-        callback = app_commands.guild_only()(callback)
     return callback
+
+
+def reach(guild_only: bool) -> dict[str, Any]:
+    """Where a command may be installed and used: a user may install the bot and ask anywhere
+    (any server, a group DM, its DM), except for what needs a server's shared state (agendas,
+    server settings), which a server installs and uses in its channels."""
+    if guild_only:
+        return {
+            "allowed_installs": app_commands.AppInstallationType(guild=True, user=False),
+            "allowed_contexts": app_commands.AppCommandContext(guild=True, dm_channel=False, private_channel=False),
+        }
+    return {
+        "allowed_installs": app_commands.AppInstallationType(guild=True, user=True),
+        "allowed_contexts": app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=True),
+    }
 
 
 def application_commands() -> list[app_commands.Command | app_commands.Group]:
@@ -116,7 +129,7 @@ def application_commands() -> list[app_commands.Command | app_commands.Group]:
                 parent = groups[parts[0]] = app_commands.Group(
                     name=L(f"cmd.{parts[0]}"),
                     description=L(f"cmd.{parts[0]}.desc"),
-                    guild_only=all(c.guild_only for c in members),
+                    **reach(all(c.guild_only for c in members)),  # a group says it for its subcommands
                 )
                 out.append(parent)
         made: app_commands.Command = app_commands.Command(
@@ -125,6 +138,7 @@ def application_commands() -> list[app_commands.Command | app_commands.Group]:
             callback=callback_for(cmd),  # type: ignore[arg-type]
             parent=parent,
             extras={"table": cmd.name},
+            **(reach(cmd.guild_only) if parent is None else {}),
         )
         if parent is not None:
             parent.add_command(made)

@@ -1,4 +1,5 @@
-"""Rules lookup on Discord: /rule, /search, /settings and chat mode (?질문 or a mention).
+"""Rules lookup on Discord: /rule, /search, /settings, chat mode (?질문 or a mention) and "Find
+the rule" on any message (a message command: no Message Content intent needed).
 
 Thin: parse the interaction, call the core (tabletop.commands / answers), show the pages.
 """
@@ -16,11 +17,13 @@ from tabletop.core import settings
 from tabletop.core.i18n import LOCALE, lang, t
 from tabletop.core.render import truncate_label
 from tabletop.rules import answers
+from tabletop.rules.commands import for_message
 
 from . import workers
-from .components import Pager, add_components
+from .commands import reach
+from .components import Pager, add_components, show_answer
 from .registry import completer
-from .ui import context, locale_of, send_kwargs, speak_as_asked
+from .ui import L, context, locale_of, send_kwargs, speak_as_asked
 
 log = logging.getLogger(__name__)
 
@@ -151,5 +154,25 @@ class RulesCog(commands.Cog):
         await message.reply(**send_kwargs(reply, view), mention_author=False)
 
 
+def message_text(message: discord.Message) -> str:
+    """What a message says: its text, or its embeds' (another bot's answer) when it has none."""
+    if message.content.strip():
+        return message.content
+    return " ".join(part for e in message.embeds for part in (e.title, e.description) if part)
+
+
+async def find_rule(interaction: discord.Interaction, message: discord.Message) -> None:
+    """The rule a message asks about, shown to the asker only, with a button to post it."""
+    speak_as_asked(interaction)
+    answer = await workers.call(for_message, context(interaction), message_text(message))
+    await show_answer(interaction, answer, ephemeral=True)
+
+
+def find_rule_menu() -> app_commands.ContextMenu:
+    """The message command, installable by a server or a user like the rules commands."""
+    return app_commands.ContextMenu(name=L("menu.find_rule"), callback=find_rule, **reach(False))
+
+
 async def setup(bot: commands.Bot) -> None:
     await bot.add_cog(RulesCog(bot))
+    bot.tree.add_command(find_rule_menu())

@@ -88,9 +88,12 @@ def context(interaction: discord.Interaction) -> core.Context:
         state=client.state,  # type: ignore[attr-defined]
         user_id=str(interaction.user.id),
         user_name=interaction.user.display_name,
+        # without a server (a DM, a group DM) the asker's own settings stand in for a server's,
+        # and the asker manages them
         guild_id=str(interaction.guild_id or f"dm-{interaction.user.id}"),
         channel_id=str(interaction.channel_id),
-        is_admin=bool(perms and perms.manage_guild),
+        is_admin=interaction.guild_id is None or bool(perms and perms.manage_guild),
+        in_server=interaction.guild_id is not None,
         resolve_user=resolve,
     )
 

@@ -109,6 +109,10 @@ class FakeInteraction:
     namespace: SimpleNamespace = field(default_factory=SimpleNamespace)
     log: list = field(default_factory=list)
     type: discord.InteractionType = discord.InteractionType.component
+    # where it was asked, and who installed the app it reached (0: a server, 1: a user), as
+    # Discord sends them for user-installed apps
+    context: discord.AppCommandContext = field(default_factory=lambda: discord.AppCommandContext(guild=True))
+    authorizing_integration_owners: dict = field(default_factory=lambda: {"0": "42"})
     id: int = field(default_factory=lambda: next(_INTERACTION_IDS))  # each interaction its own, as Discord's
 
     def __post_init__(self):
@@ -188,3 +192,26 @@ async def submit(form, interaction: FakeInteraction) -> None:
         ],
     }
     await FORMS.on_interaction(interaction)
+
+
+def user_installed(bot, user: FakeUser, where: str = "dm") -> FakeInteraction:
+    """An interaction with the app a user installed: in its DM with the user ("dm"), in a group
+    DM ("group"), or in a server that never added the bot ("server": a guild, no bot member)."""
+    context = {  # Discord's context 1 (the bot's DM), 2 (a group DM or another DM), 0 (a server)
+        "dm": discord.AppCommandContext(dm_channel=True),
+        "group": discord.AppCommandContext(private_channel=True),
+        "server": discord.AppCommandContext(guild=True),
+    }[where]
+    return FakeInteraction(
+        bot,
+        user=user,
+        guild_id=777 if where == "server" else None,
+        context=context,
+        authorizing_integration_owners={"1": str(user.id)},
+    )
+
+
+def chat_message(content: str, embeds: list | None = None) -> SimpleNamespace:
+    """A message someone posted, as a message command receives it (its text resolved by Discord
+    itself: no Message Content intent)."""
+    return SimpleNamespace(id=next(_INTERACTION_IDS), content=content, embeds=embeds or [], author=FakeUser(5, "Eve"))

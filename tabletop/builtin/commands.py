@@ -19,8 +19,7 @@ from tabletop.rules.commands import GAME
     GAME,
     Option("timezone", max_length=64),
     Option("agenda_windows", kind="bool"),
-    admin=True,
-    guild_only=True,
+    admin=True,  # in a server its managers'; in a DM or group DM the asker's own settings
 )
 def settings(
     ctx: Context,

@@ -39,6 +39,7 @@ class Context:
     channel_id: str = "console"
     is_admin: bool = True
     game: str | None = None  # an explicit choice (console /game) wins over the server default
+    in_server: bool = True  # asked in a server's channel (the console stands for one); not in a DM
     resolve_user: Callable[[str], str] | None = None  # a mention's id -> display name (Discord)
 
     @property
@@ -175,6 +176,8 @@ def dispatch(ctx: Context, name: str, raw_options: dict[str, str]):
         if subs:
             raise UserError(t("error.which_subcommand", group=group, subs=", ".join(subs)))
         raise UserError(t("error.unknown_command", command=name[:40]))
+    if cmd.guild_only and not ctx.in_server:
+        raise UserError(t("error.server_only"))
     if cmd.admin and not ctx.is_admin:
         raise UserError(t("error.no_permission"))
     return cmd.handler(ctx, **convert(cmd, raw_options))

@@ -35,6 +35,7 @@ class Config:
     heartbeat_file: str  # empty: beside the state file (see cogs.lifecycle)
     state_home: Path  # the console keeps its history under it (the XDG state directory)
     discord_token: str  # empty: the bot cannot connect; the console needs none
+    message_content: bool  # ask Discord for message text (chat mode in every message); a privileged intent
     shard_count: str  # empty: Discord's recommended count (read by cogs.client.shard_settings)
     shard_ids: str  # empty: every shard in this process
 
@@ -65,6 +66,13 @@ def _text(name: str, text: str) -> str:
     return text.strip()
 
 
+def _switch(name: str, text: str) -> bool:
+    value = text.strip().lower()
+    if value not in ("on", "off", "true", "false", "1", "0", "yes", "no"):
+        raise ConfigError(t("config.bad_switch", name=name, value=text[:20]))
+    return value in ("on", "true", "1", "yes")
+
+
 # (field, variable, default, reader). A default is text, as the variable would hold it.
 VARIABLES: tuple[tuple[str, str, Callable[[], str], Callable[[str, str], object]], ...] = (
     ("rules_db", "RULES_DB", lambda: str(DATA_DIR / "rules.db"), _path),
@@ -78,6 +86,9 @@ VARIABLES: tuple[tuple[str, str, Callable[[], str], Callable[[str, str], object]
     ("heartbeat_file", "HEARTBEAT_FILE", lambda: "", _text),
     ("state_home", "XDG_STATE_HOME", lambda: str(Path.home() / ".local" / "state"), _path),
     ("discord_token", "DISCORD_TOKEN", lambda: "", _text),
+    # on by default: chat mode (?질문) reads every message; a bot past 100 servers needs Discord's
+    # approval for it, and without it chat mode still answers mentions and DMs
+    ("message_content", "MESSAGE_CONTENT", lambda: "on", _switch),
     ("shard_count", "SHARD_COUNT", lambda: "", _text),
     ("shard_ids", "SHARD_IDS", lambda: "", _text),
 )

@@ -59,9 +59,10 @@ class RedactingFormatter(logging.Formatter):
         return redact(super().format(record))
 
 
-def setup(verbose: bool = False, stream=None) -> None:
-    """Configure the root logger once: the format, the level from LOG_LEVEL, redaction."""
-    level_name = str(setting("log_level")) or ("DEBUG" if verbose else "INFO")
+def setup(verbose: bool = False, stream=None, quiet: str = "INFO") -> None:
+    """Configure the root logger once: the format, the level from LOG_LEVEL (else `quiet`: the
+    console, which says its faults as sentences, shows the log's errors only), redaction."""
+    level_name = str(setting("log_level")) or ("DEBUG" if verbose else quiet)
     level = logging.getLevelNamesMapping()[level_name]
     handler = logging.StreamHandler(stream or sys.stderr)
     handler.setFormatter(RedactingFormatter(FORMAT))

@@ -103,7 +103,7 @@ def section_heading(section: Section) -> str:
     ko = section.names.get("ko")
     if ko and ko != section.title:  # a Japanese section, named for Korean readers too
         parts.append(ko)
-    if section.name_en:
+    if section.name_en and section.name_en not in (section.title, section.full_title):  # not "89 PDS · PDS"
         parts.append(section.name_en)
     return " · ".join(parts)
 

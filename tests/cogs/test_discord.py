@@ -35,7 +35,10 @@ def walk(options):
 
 def test_command_payloads_are_valid_for_discord(payloads):
     assert payloads
-    for cmd in payloads:
+    for menu in (p for p in payloads if p.get("type") == 3):  # a message command: a label, no options
+        assert all(1 <= len(name) <= 32 for name in [menu["name"], *menu["name_localizations"].values()])
+        assert {"ko", "ja", "en-US", "en-GB"} <= set(menu["name_localizations"]) and "options" not in menu
+    for cmd in (p for p in payloads if p.get("type", 1) == 1):
         for item in [cmd, *walk(cmd.get("options"))]:
             assert NAME_RE.match(item["name"]) and item["name"] == item["name"].lower(), item["name"]
             if item.get("type") not in (1, 2) or item is cmd or "description" in item:
@@ -55,7 +58,7 @@ def test_command_payloads_are_valid_for_discord(payloads):
 def _leaf_payloads(payloads) -> dict[str, dict]:
     """Each generated command's payload by its name in the table ('agenda vote')."""
     out = {}
-    for cmd in payloads:
+    for cmd in (p for p in payloads if p.get("type", 1) == 1):  # the slash commands
         subs = [o for o in cmd.get("options") or [] if o["type"] in (1, 2)]
         for sub in subs:
             out[f"{cmd['name']} {sub['name']}"] = sub
@@ -474,3 +477,77 @@ async def test_two_askers_at_once_each_get_their_own_language(bot):
     footers = [i.log[0].embed.footer.text for i in asked]
     assert all(f.startswith("트와일라잇") and "쪽" in f for f in footers[::2]), footers
     assert all(f.startswith("Twilight Imperium") and "page" in f for f in footers[1::2]), footers
+
+
+# --- where players are: user-installed, any message ----------------------------------------
+
+SHARED_STATE = {"agenda"}  # a table's shared record: installed and used by a server only
+
+
+def test_every_command_says_where_it_may_be_installed_and_used(payloads):
+    for payload in payloads:
+        shared = payload["name"] in SHARED_STATE
+        assert payload["integration_types"] == ([0] if shared else [0, 1]), payload["name"]
+        assert payload["contexts"] == ([0] if shared else [0, 1, 2]), payload["name"]
+    menus = [p for p in payloads if p.get("type") == 3]
+    assert [m["name_localizations"]["ko"] for m in menus] == ["규칙 찾기"]
+    assert menus[0]["name_localizations"]["ja"] == "ルールを探す"
+
+
+@pytest.mark.parametrize("where", ["dm", "group", "server"])
+async def test_a_user_installed_rule_answers_in_a_dm_a_group_dm_and_a_strange_server(bot, where):
+    from discord_fakes import user_installed
+
+    inter = user_installed(bot, FakeUser(8, "Mina"), where)
+    await slash("rule").callback(inter, query="폭격은 언제 해?")
+    assert inter.log[0].method == "send_message" and inter.log[0].embed.title.startswith("79 폭격")
+    assert len([s for s in inter.log if s.method == "followup"]) <= 5  # Discord's cap for user apps
+
+
+async def test_settings_in_a_dm_are_the_askers_own(bot):
+    from discord_fakes import user_installed
+
+    mine = user_installed(bot, FakeUser(8, "Mina"))
+    await slash("settings").callback(mine, game="liftoff")
+    assert not mine.log[0].embed.color or "오류" not in mine.log[0].text
+    asked = user_installed(bot, FakeUser(8, "Mina"))
+    await slash("rule").callback(asked, query="목표")
+    assert "리프트오프" in (asked.log[0].embed.footer.text or "")  # the pack Mina chose
+    other = user_installed(bot, FakeUser(9, "Jun"))  # someone else's DM keeps the default game
+    await slash("rule").callback(other, query="79.1")
+    assert other.log[0].embed.title.startswith("79 폭격")
+
+
+def test_an_agenda_asked_outside_a_server_is_told_why(compendium, state):
+    ctx = core.Context(compendium, state, user_id="8", user_name="Mina", guild_id="dm-8", in_server=False)
+    with pytest.raises(UserError, match="서버 채널에서만"):
+        core.dispatch(ctx, "agenda start", {"name": "X"})
+
+
+async def test_find_the_rule_answers_a_messages_question_privately_then_posts_it(bot):
+    from discord_fakes import chat_message, user_installed
+
+    from cogs.rules import find_rule_menu
+
+    inter = user_installed(bot, FakeUser(8, "Mina"), "group")
+    await find_rule_menu().callback(inter, chat_message("PDS가 우주전투에 쏠 수 있어?"))
+    first = inter.log[0]
+    assert first.ephemeral and first.embed.title.startswith("89 PDS")
+    post = [i.custom_id for i in first.kwargs["view"].children if i.custom_id and i.custom_id.startswith("post:")]
+    assert post and post[0].startswith("post:ti4:89:")
+    press = user_installed(bot, FakeUser(8, "Mina"), "group")
+    await persistent_item(post[0]).callback(press)
+    assert not press.log[0].ephemeral and press.log[0].embed.title.startswith("89 PDS")
+
+
+async def test_find_the_rule_reads_another_bots_embed_and_refuses_an_empty_message(bot):
+    from discord_fakes import chat_message
+
+    from cogs.rules import find_rule_menu
+
+    inter = FakeInteraction(bot)
+    await find_rule_menu().callback(inter, chat_message("", [discord.Embed(title="폭격", description="언제 굴리나요?")]))
+    assert inter.log[0].embed.title.startswith("79 폭격")
+    empty = FakeInteraction(bot)
+    with pytest.raises(UserError, match="찾을 글이 없어요"):
+        await find_rule_menu().callback(empty, chat_message("   "))

@@ -56,7 +56,11 @@ def test_every_declared_component_has_a_handler_and_fits_discord():
     assert {"rule.open", "roll.again", "combat.odds", "agenda.vote", "agenda.play"} <= set(components.COMPONENTS)
     for comp in components.COMPONENTS.values():
         assert comp.handler is not None, comp
-        longest = comp.template.format(**{k: "9" * 18 if v == NUMBER else "x" * 40 for k, v in comp.fields.items()})
+        # each value as long as its pattern allows ("[a-z0-9-]{1,40}": 40)
+        most = {k: int(re.search(r"\{(?:\d+,)?(\d+)\}$", v).group(1)) for k, v in comp.fields.items()}  # type: ignore[union-attr]
+        longest = comp.template.format(
+            **{k: "9" * n if v == NUMBER else "x" * n for (k, v), n in zip(comp.fields.items(), most.values())}
+        )
         assert len(longest) <= components.CUSTOM_ID_MAX, comp
 
 

@@ -173,3 +173,14 @@ def test_an_option_given_twice_is_refused_not_overwritten(cli_env):
     args = ["odds", "ground", "--attacker", "2 infantry", "--attacker", "30 infantry", "--defender", "1 infantry"]
     out = run_bot(args, cli_env)
     assert out.returncode == 2 and "--attacker is given twice" in out.stderr and out.stdout == ""
+
+
+def test_a_python_without_the_packages_is_told_how_to_set_up_not_shown_a_traceback():
+    import subprocess
+    import sys
+
+    bare = subprocess.run(  # -S: no site-packages, as a system Python before setup
+        [sys.executable, "-S", str(ROOT / "bot.py"), "rule", "79.1"], capture_output=True, text=True, cwd=ROOT
+    )
+    assert bare.returncode == 1 and "Traceback" not in bare.stderr
+    assert "패키지가 없어요" in bare.stderr and ".venv/bin/python bot.py" in bare.stderr

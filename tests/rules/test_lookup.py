@@ -77,3 +77,8 @@ def test_bad_queries_are_user_errors(compendium):
     with pytest.raises(UserError) as exc:
         answers.lookup(compendium, "폭격", game="chess")
     assert "chess" in exc.value.message and "ti4" in exc.value.message
+
+
+def test_a_heading_names_each_name_once(compendium):
+    assert answers.section_heading(compendium.section("ti4", "89")) == "89 PDS"
+    assert answers.section_heading(compendium.section("ti4", "79")) == "79 폭격 (유닛 능력) · Bombardment"
