@@ -219,7 +219,8 @@ class UnitBook:
         return candidate if candidate in self.units else None
 
     def suggest(self, name: str, limit: int = 3) -> list[str]:
-        """Closest names, shown as "mech (메크)"."""
+        """Closest names, shown as "mech (메크)": English and the asker's language (Korean when
+        the unit has no name in it)."""
         k = text.decompose(text.key(name))
         keys = list(self._names)
         matches = process.extract(k, [text.decompose(x) for x in keys], scorer=fuzz.ratio, limit=limit * 3, score_cutoff=50)
@@ -231,7 +232,8 @@ class UnitBook:
             seen.add(uid)
             row = (self.units if kind == "units" else self.effects)[uid]
             names = row.get("names", {})
-            out.append(f"{names.get('en', uid)} ({names.get('ko', uid)})")
+            local = names.get(current()) or names.get("ko", uid)
+            out.append(names.get("en", uid) if local == names.get("en") else f"{names.get('en', uid)} ({local})")
             if len(out) == limit:
                 break
         return out

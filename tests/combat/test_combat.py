@@ -597,3 +597,12 @@ def test_a_modifier_past_a_hundred_is_refused_with_its_limit():
         roll_expression("5d10+101", 1)
     assert "100" in err.value.message and "5d10+101" not in err.value.message
     assert roll_expression("5d10+100", 1).modifier == 100
+
+
+def test_a_suggestion_names_the_unit_in_the_askers_language(book):
+    from tabletop.core.i18n import speaking
+
+    with speaking("ko"):
+        assert any("(메크)" in s for s in book.suggest("mek"))
+    with speaking("en"):
+        assert "Mech" in book.suggest("mek") and not any("메크" in s for s in book.suggest("mek"))
