@@ -21,13 +21,13 @@ pair by pair.
 from __future__ import annotations
 
 import heapq
-import time
 from collections import defaultdict
 from functools import cache
 
 import numpy as np
 
 from tabletop.combat.battle import ATTACKER, DEFENDER, Attack, Fight, HitPlan, signature, takes_all_ships, without_ships
+from tabletop.combat.budget import Budget
 from tabletop.combat.hits import clip, dice_hits, hit_distribution, side_rows
 from tabletop.combat.model import SideModel, State, after_doom
 from tabletop.combat.outcome import Odds, units_key
@@ -38,19 +38,8 @@ from tabletop.combat.units import Side
 from tabletop.core.errors import UserError
 from tabletop.core.i18n import t
 
-MAX_STATES = 60_000  # joint states; past this the battle is refused rather than left to hang
-TIME_BUDGET = 1.0  # seconds: a battle that takes longer is refused with a message
 ITERATION_TAIL = 1e-12  # played one by one, rounds go on until less than this is still fighting
 MAX_ITERATED_ROUNDS = 3000
-
-
-class _Budget:
-    def __init__(self):
-        self.deadline = time.perf_counter() + TIME_BUDGET
-
-    def check(self, states: int = 0) -> None:
-        if states > MAX_STATES or time.perf_counter() > self.deadline:
-            raise UserError(t("odds.too_big", seconds=f"{TIME_BUDGET:g}"))
 
 
 # --- the odds -----------------------------------------------------------------------------------
@@ -61,7 +50,7 @@ def solve(fight: Fight) -> Odds:
     check_dice(fight)
     import tabletop.combat.levels  # noqa: F401, PLC0415 - numba: loaded (or compiled) before the time budget starts
 
-    budget = _Budget()
+    budget = Budget()
     odds = Odds(control=0.0 if fight.kind == "invade" else None, retreating=fight.retreat[0] if fight.retreat else None)
     odds.notes = list(fight.notes)  # units typed that take no part, effects that never act
     scenarios = _pre_combat(fight, budget)
@@ -119,7 +108,7 @@ def _state_of(model: SideModel, participants) -> State | None:
     return (damaged, model.first_lost(d))
 
 
-def _pre_combat(fight: Fight, budget: _Budget) -> list[tuple[float, Side, Side]]:
+def _pre_combat(fight: Fight, budget: Budget) -> list[tuple[float, Side, Side]]:
     """(chance, attacker, defender) for every way the rolls before the rounds can end; the
     fight's own sides, untouched, when nothing rolls. Branches that end alike are merged
     before they branch again; after the last roll solve() merges them by their state."""
@@ -183,7 +172,7 @@ def _unfactorized(kind: str) -> tuple[frozenset[str], tuple[str, ...]]:
     return abilities, tuple(name for name, spec in EFFECT_FIELDS.items() if kind in spec.slow_in)
 
 
-def _rounds(fight: Fight, ma: SideModel, md: SideModel, starts: dict, odds: Odds, budget: _Budget) -> None:
+def _rounds(fight: Fight, ma: SideModel, md: SideModel, starts: dict, odds: Odds, budget: Budget) -> None:
     live: dict = defaultdict(float)
     for (sa, sd), p in starts.items():
         if ma.gone(sa) or md.gone(sd):
@@ -202,7 +191,7 @@ def _rounds(fight: Fight, ma: SideModel, md: SideModel, starts: dict, odds: Odds
         _general(fight, ma, md, live, odds, budget)
 
 
-def _fast(fight: Fight, ma: SideModel, md: SideModel, live: dict, opening: dict, odds: Odds, budget: _Budget) -> None:
+def _fast(fight: Fight, ma: SideModel, md: SideModel, live: dict, opening: dict, odds: Odds, budget: Budget) -> None:
     # each side's states that the rounds can reach; the hits it can take
     A = SideStates(fight, ATTACKER, ma, md, {sa for sa, _ in live}, budget)
     D = SideStates(fight, DEFENDER, md, ma, {sd for _, sd in live}, budget)
@@ -308,7 +297,7 @@ def _end(fight: Fight, odds: Odds, ma: SideModel, md: SideModel, state, p: float
         _finish(fight, odds, ma, md, state, p, undecided=True)
 
 
-def _general(fight: Fight, ma: SideModel, md: SideModel, live: dict, odds: Odds, budget: _Budget) -> None:
+def _general(fight: Fight, ma: SideModel, md: SideModel, live: dict, odds: Odds, budget: Budget) -> None:
     """Pair by pair: for effects where one side's losses depend on both sides' hits."""
     cache: dict = {}
     harrow_attack = fight.harrow(fight.defender)

@@ -11,16 +11,13 @@ The kernel is imported on first use: it loads numba (tabletop.combat.odds.solve 
 from __future__ import annotations
 
 from functools import cached_property
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from tabletop.combat.battle import Fight
+from tabletop.combat.budget import Budget
 from tabletop.combat.hits import clip, hit_distribution
 from tabletop.combat.model import SideModel, State
-
-if TYPE_CHECKING:
-    from tabletop.combat.odds import _Budget
 
 
 def max_hits(model: SideModel) -> int:
@@ -31,7 +28,7 @@ def max_hits(model: SideModel) -> int:
 class SideStates:
     """One side's reachable states, and where h hits lead from each (a table of state numbers)."""
 
-    def __init__(self, fight: Fight, name: str, model: SideModel, opponent: SideModel, starts: set, budget: _Budget):
+    def __init__(self, fight: Fight, name: str, model: SideModel, opponent: SideModel, starts: set, budget: Budget):
         self.fight, self.name, self.model, self.opponent = fight, name, model, opponent
         self.H = max_hits(model)
         # what a round's hits on this side can be: a count, or (directed, free) as one index
@@ -59,7 +56,7 @@ class SideStates:
         """The states as (used, lost) pairs, in their numbers' order."""
         return list(zip(self.used.tolist(), self.lost.tolist()))
 
-    def _reached_one_by_one(self, start_used: np.ndarray, start_lost: np.ndarray, budget: _Budget) -> tuple:
+    def _reached_one_by_one(self, start_used: np.ndarray, start_lost: np.ndarray, budget: Budget) -> tuple:
         """Repairs look at the round's events, and directed hits split a side's losses into two
         chains: such tables are filled state by state from consume(), for the states reached.
         Directed hits are taken before the others, so without repairs (directed k, free f) leads

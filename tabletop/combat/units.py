@@ -267,7 +267,7 @@ class UnitBook:
         return row["names"].get(lang(locale or current())) or row["names"]["en"]
 
 
-_COUNTER_WORDS = "기|개|명|대|척"
+_COUNTER_WORDS = "기|개|명|대|척|体|機|隻|個|つ"  # counters players put after a number (4기, 4体)
 _ITEM_RE = re.compile(
     rf"""^(?:(?P<count>-?\d+)\s*[x×]?\s+|(?P<count2>-?\d+)\s*[x×](?=\S))?   # before: "3 infantry", "3x mech", "3xmech"
         (?P<name>.+?)
@@ -279,12 +279,30 @@ _ITEM_RE = re.compile(
 
 
 def _count_joined(item: str, book: UnitBook) -> str:
-    """A number joined to a name is a count ("보병3" -> "3 보병"), unless it is the name itself
-    ("pds-2", "dread2": an upgrade, which `book.find` knows)."""
-    m = re.fullmatch(r"(?P<name>.*\D)(?P<n>\d+)", item)
-    if m is None or m["name"].endswith((" ", "x", "×", "@")) or book.find(item) or not book.find(m["name"]):
+    """A number joined to a name is a count ("보병3", "3歩兵" -> "3 보병", "3 歩兵"), unless it is
+    the name itself ("pds-2", "dread2": an upgrade, which `book.find` knows)."""
+    if book.find(item):
         return item
-    return f"{m['n']} {m['name']}"
+    after = re.fullmatch(r"(?P<name>.*\D)(?P<n>\d+)", item)
+    if after and not after["name"].endswith((" ", "x", "×", "@")) and book.find(after["name"]):
+        return f"{after['n']} {after['name']}"
+    before = re.fullmatch(r"(?P<n>\d+)(?P<name>[^\d\sx×@].*)", item)
+    if before and book.find(before["name"]):
+        return f"{before['n']} {before['name']}"
+    return item
+
+
+_GROUPS = ("count", "count2", "count3", "count4", "bare", "value", "dice", "flags")
+_LEADING_COUNT = re.compile(r"(?:(?P<count>\d+)\s*[x×]?\s+)?(?P<name>.+)", re.IGNORECASE)
+
+
+def _whole_name(item: str, book: UnitBook) -> dict[str, str | None] | None:
+    """An item that is a name as it stands after its count ("viper ex-23", "2 exile ii"): read
+    whole, before the grammar could take the name's own x or digits for a count."""
+    m = _LEADING_COUNT.fullmatch(item.strip())
+    if m is None or re.search(r"\s\d+$", m["name"]) or not book.find(m["name"]):  # "보병 2" stays the grammar's
+        return None
+    return {**dict.fromkeys(_GROUPS), "flags": "", "count": m["count"], "name": m["name"]}
 
 
 def parse_side(spec: str, book: UnitBook, field_name: str = "units") -> Side:
@@ -305,7 +323,7 @@ def parse_side(spec: str, book: UnitBook, field_name: str = "units") -> Side:
         item = unicodedata.normalize("NFKC", raw).strip()  # full-width digits and letters as typed on a phone
         if not item:
             continue
-        m = _ITEM_RE.match(_count_joined(item, book))
+        m = _whole_name(item, book) or _ITEM_RE.match(_count_joined(item, book))
         if not m:
             raise UserError(t("combat.bad_item", item=item[:40]))
         name = m["name"].strip()

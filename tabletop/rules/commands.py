@@ -28,9 +28,7 @@ def search(ctx: Context, query: str, game: str | None = None, private: bool = Fa
 
 # A rule found for a message (Discord's "find the rule" on any message) is shown to the asker
 # first; this button posts it for the whole table. The rule rides in the custom_id ("-": none).
-POST_RULE = Component(
-    "rule.post", "post:{game}:{section}:{rule}", show="public", game=SLUG, section=SLUG, rule=r"[\w.-]{1,12}"
-)
+POST_RULE = Component("rule.post", "post:{game}:{section}:{rule}", show="public", game=SLUG, section=SLUG, rule=r"[\w.-]{1,12}")
 MESSAGE_TEXT_MAX = QUERY.max_length or 200  # a message is read as a question of /rule's length
 
 

@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 
 from tabletop.combat import kernel
+from tabletop.combat.budget import Budget
 from tabletop.combat.commands import build_fight, unit_book
-from tabletop.combat.odds import _Budget
 from tabletop.combat.sidestates import SideStates
 
 
@@ -72,7 +72,7 @@ def test_the_loss_table_takes_hits_as_the_side_model_does(book, units):
     kind, opponent = ("ground", "1 infantry") if "infantry" in units else ("space", "1 destroyer")
     fight = build_fight(kind, {"attacker": units, "defender": opponent}, book)
     model, opponent = fight.models(fight.attacker, fight.defender)
-    space = SideStates(fight, "attacker", model, opponent, {model.start}, _Budget())
+    space = SideStates(fight, "attacker", model, opponent, {model.start}, Budget())
     for i, state in enumerate(space.states):
         for hits in range(space.H + 1):
             after, _, _ = model.consume(state, hits)

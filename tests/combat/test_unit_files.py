@@ -3,6 +3,8 @@ broken unit data stopping only combat, never rules answers."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from tabletop.core.errors import UserError
@@ -116,3 +118,57 @@ def test_a_unit_bonus_naming_an_effect_is_refused(tmp_path):
         "effects:\n- {id: e, names: {en: E}, kind: technology, source: x, unit_bonus: {unit: e, value: 2}}\n"
     )
     assert _problems(_unit_folder(tmp_path, body)) == ["data/units/f0.yaml: effect e: 'unit_bonus' names no unit 'e'"]
+
+
+# Our Thunder's Edge units by AsyncTI4's id for them (its data file is the list checked against).
+THUNDERS_EDGE = {
+    "deepwrought-flagship": "deepwrought_flagship",
+    "deepwrought-mech": "deepwrought_mech",
+    "crimson-mech": "crimson_mech",
+    "crimson-destroyer": "crimson_destroyer",
+    "crimson-destroyer-2": "crimson_destroyer2",
+    "obsidian-flagship": "obsidian_flagship",
+    "firmament-mech": "firmament_mech",
+    "obsidian-mech": "obsidian_mech",
+    "mentak-corsair": "mentak_cruiser3",
+    "naalu-mech-te": "naalu_mech_te",
+}
+
+
+def test_thunders_edge_units_have_the_values_asyncti4_lists():
+    import yaml
+
+    from tabletop.combat.units import unit_book
+
+    reference = yaml.safe_load((Path(__file__).with_name("te_units_asyncti4.yaml")).read_text("utf-8"))
+    book = unit_book("ti4")
+    for ours, theirs in THUNDERS_EDGE.items():
+        unit, listed = book.make(ours, 1), reference[theirs]
+        assert (unit.combat, unit.dice, unit.sustain, unit.cost) == (
+            listed["combat"],
+            listed["dice"],
+            listed["sustain"],
+            listed["cost"],
+        ), ours
+        barrage = listed["anti_fighter_barrage"]
+        assert (unit.anti_fighter_barrage is None) == (barrage is None), ours
+        if barrage:
+            assert (unit.anti_fighter_barrage.value, unit.anti_fighter_barrage.dice) == (barrage["value"], barrage["dice"]), ours
+
+
+def test_every_unit_is_named_in_three_languages_and_found_by_each():
+    from tabletop.combat.units import unit_book
+
+    book = unit_book("ti4")
+    for uid, row in book.units.items():
+        assert set(row["names"]) >= {"ko", "en", "ja"}, uid
+        for name in row["names"].values():
+            assert book.find(name) == ("units", uid), (uid, name)
+
+
+@pytest.mark.parametrize("spec", ["3 歩兵", "3歩兵", "歩兵×3", "歩兵3体", "インファントリー 3"])
+def test_japanese_players_name_and_count_units_their_way(spec):
+    from tabletop.combat.units import parse_side, unit_book
+
+    side = parse_side(spec, unit_book("ti4"))
+    assert [u.id for u in side.units] == ["infantry"] * 3
