@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from rapidfuzz import fuzz, process
 
@@ -296,7 +297,7 @@ _GROUPS = ("count", "count2", "count3", "count4", "bare", "value", "dice", "flag
 _LEADING_COUNT = re.compile(r"(?:(?P<count>\d+)\s*[x×]?\s+)?(?P<name>.+)", re.IGNORECASE)
 
 
-def _whole_name(item: str, book: UnitBook) -> dict[str, str | None] | None:
+def _whole_name(item: str, book: UnitBook) -> dict[str, Any] | None:
     """An item that is a name as it stands after its count ("viper ex-23", "2 exile ii"): read
     whole, before the grammar could take the name's own x or digits for a count."""
     m = _LEADING_COUNT.fullmatch(item.strip())
