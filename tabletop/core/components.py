@@ -13,13 +13,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Any
 
 from tabletop.core.errors import UserError
 from tabletop.core.i18n import t
-
-if TYPE_CHECKING:
-    from tabletop.core.commands import Context
 
 CUSTOM_ID_MAX = 100  # Discord's limit on a component's custom_id
 NUMBER = r"\d{1,18}"  # a database id or an index (Discord snowflakes fit in 18 digits too)
@@ -60,7 +57,9 @@ class Press:
         raise NeedsInput(title, fields)
 
 
-Handler = Callable[["Context", Press], object]
+# A handler takes the request's context (core.commands.Context, which itself builds on this
+# module: named here only as Any, so that the two never import each other) and the press.
+Handler = Callable[[Any, Press], object]
 
 
 class Component:
@@ -113,7 +112,7 @@ def find(custom_id: str) -> tuple[Component, dict[str, str]] | None:
     return None
 
 
-def press(ctx: Context, custom_id: str, chosen: str | None = None, inputs: dict[str, str] | None = None):
+def press(ctx: Any, custom_id: str, chosen: str | None = None, inputs: dict[str, str] | None = None):
     """Run what a button or a menu option does (NeedsInput: ask, then press again)."""
     found = find(custom_id)
     if found is None or found[0].handler is None:
@@ -122,7 +121,7 @@ def press(ctx: Context, custom_id: str, chosen: str | None = None, inputs: dict[
     return comp.handler(ctx, Press(values, chosen, dict(inputs or {})))  # type: ignore[misc]
 
 
-def press_asking(ctx: Context, custom_id: str, chosen: str | None, ask: Callable[[str], str | None]):
+def press_asking(ctx: Any, custom_id: str, chosen: str | None, ask: Callable[[str], str | None]):
     """A press for a front end that asks line by line (the console): each field, one prompt."""
     try:
         return press(ctx, custom_id, chosen)

@@ -51,6 +51,7 @@ async def test_a_call_past_the_time_limit_is_a_sentence(monkeypatch):
 
 async def test_only_a_heavy_fight_past_the_limit_is_told_to_use_fewer_units(monkeypatch, caplog):
     monkeypatch.setattr(workers, "TIME_LIMIT", 0.1)
+    caplog.set_level("WARNING", logger="cogs.workers")  # whatever level an earlier test left
 
     def slow_then_fails():
         time.sleep(0.3)
