@@ -9,10 +9,14 @@ import sqlite3
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tabletop.core import settings
 from tabletop.rules import ruledb
 from tabletop.rules.packs import Item, Pack, Rule, Section, Term
+
+if TYPE_CHECKING:
+    from tabletop.rules.search import SearchEngine
 
 DEFAULT_GAME = settings.GAME.default
 
@@ -154,7 +158,8 @@ class Compendium:
         return self._related.get((section.pack, section.id), ())
 
     @cached_property
-    def search(self):
+    def search(self) -> SearchEngine:
+        """The search engine over these packs, made on first use (it loads the analyser)."""
         from tabletop.rules.search import SearchEngine
 
         return SearchEngine(self)

@@ -55,7 +55,8 @@ def build(compendium: Compendium, pack_id: str) -> dict:
         str(compendium.known_section(pack_id, sid).number) if rid is None else rid: n for (sid, rid), n in position_of.items()
     }
     names: dict[str, list[float]] = {}
-    for name in compendium.search.index(pack_id).names:
+    index = compendium.search.index(pack_id)  # the pack is the compendium's own: never None
+    for name in index.names if index else ():
         at = position_of.get((name.section, name.rule), position_of.get((name.section, None)))
         if at is not None and len(name.key) >= 2 and (name.key not in names or names[name.key][1] < name.weight):
             names[name.key] = [at, name.weight]
