@@ -12,7 +12,7 @@ import functools
 from dataclasses import dataclass
 
 from tabletop.agenda import phase as phases
-from tabletop.agenda import view
+from tabletop.agenda import rules, view
 from tabletop.agenda.model import KINDS, MAX_NAME, MAX_VOTES, TYPES, Player, parse_people, split_outcomes
 from tabletop.agenda.model import label as outcome_label
 from tabletop.agenda.store import AgendaStore
@@ -147,7 +147,7 @@ def pass_window(ctx: Context, agenda_id: int, window: str | None, lasting: bool)
     s = store(ctx)
     window = window or _open_window(ctx, agenda_id)
     agenda = s.pass_window(agenda_id, me(ctx), window, lasting)
-    voter = s.voter(agenda, me(ctx))
+    voter = rules.voter(agenda, me(ctx))
     key = "agenda.ack.pass_lasting" if lasting else "agenda.ack.pass"
     return _updated(agenda, t(key, voter=voter.name, window=t(f"agenda.window.{window}"), agenda=agenda.label))
 
@@ -195,7 +195,7 @@ def cast_vote(ctx: Context, agenda_id: int, outcome: str | None, votes: int) -> 
     agenda = s.vote(agenda_id, me(ctx), outcome, votes)
     # the acknowledgement says what was committed, for the listed player this user is ('bob'
     # and 'ＢＯＢ' are Bob)
-    ballot = agenda.ballot_of(s.voter(agenda, me(ctx)).id)
+    ballot = agenda.ballot_of(rules.voter(agenda, me(ctx)).id)
     if ballot and ballot.outcome:
         ack = t(
             "agenda.ack.vote",
@@ -222,7 +222,7 @@ def predict(ctx: Context, outcome: str):
 def make_prediction(ctx: Context, agenda_id: int, outcome: str) -> AgendaReply:
     s = store(ctx)
     agenda = s.predict(agenda_id, me(ctx), outcome)
-    name, chosen = agenda.predictions[s.voter(agenda, me(ctx)).id]
+    name, chosen = agenda.predictions[rules.voter(agenda, me(ctx)).id]
     return _updated(agenda, t("agenda.ack.predict", voter=name, outcome=outcome_label(chosen), agenda=agenda.label))
 
 
@@ -292,7 +292,7 @@ def _pressed(ctx: Context, press: Press):
 def _ballot(ctx: Context, press: Press, agenda, outcome: str | None) -> AgendaReply:
     """Votes for an outcome (None: a planet, named in the form); a stranger is refused before
     the form opens."""
-    store(ctx).voter(agenda, me(ctx))
+    rules.voter(agenda, me(ctx))
     votes = InputField("votes", t("agenda.modal.votes"), max_length=len(str(MAX_VOTES)), placeholder=f"0-{MAX_VOTES}")
     fields = (InputField("planet", t("agenda.modal.planet"), MAX_NAME), votes) if outcome is None else (votes,)
     answers = press.ask(t("agenda.modal.title", outcome=outcome_label(outcome) or "🪐"), *fields)
@@ -344,7 +344,7 @@ def press_pass_lock(ctx: Context, press: Press) -> AgendaReply:
 @view.PLAY.on_press
 def press_play(ctx: Context, press: Press) -> AgendaReply:
     agenda = _pressed(ctx, press)
-    store(ctx).voter(agenda, me(ctx))  # a stranger is refused before the form
+    rules.voter(agenda, me(ctx))  # a stranger is refused before the form
     card = InputField("card", t("agenda.modal.card"), MAX_CARD)
     return play_card(ctx, agenda.id, None, press.ask(t("agenda.button.play"), card)["card"])
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 
+from tabletop.agenda import rules
 from tabletop.agenda.model import Agenda, Player
 from tabletop.agenda.store import AgendaStore, channel_lock
 
@@ -35,7 +36,7 @@ def start(
     """Open the phase's first agenda (for or against: the speaker names an election's
     candidates with /agenda start instead) and record the phase, in one transaction: a first
     agenda that is refused, or a fault, leaves nothing behind."""
-    first = store.checked(
+    first = rules.checked(
         guild_id, channel_id, starter, names[0], [], speaker=speaker, players=players, with_windows=with_windows
     )
     with store.state.transaction(lock=channel_lock(guild_id, channel_id)) as c:
@@ -79,7 +80,7 @@ def advance(store: AgendaStore, closed: Agenda, actor: Player) -> tuple[Agenda |
         speaker = Player(**json.loads(row["speaker"])) if row["speaker"] else None
         name = json.loads(row["names"])[step]
         windows = bool(row["windows"])
-        following = store.checked(
+        following = rules.checked(
             closed.guild_id, closed.channel_id, actor, name, [], speaker=speaker, players=players, with_windows=windows
         )
         agenda_id = store.insert(c, following, closed.phase_id)

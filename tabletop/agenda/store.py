@@ -1,6 +1,7 @@
 """The agenda phase (glossary 62-63) as the bot runs it: one open agenda per channel (a second
 start there is refused, naming the open one), ballots committed to the state database before
-they are acknowledged, and a result by the rules.
+they are acknowledged, and a result by the rules (checked as values in rules.py; this module is
+their storage).
 
 - a player's votes all go to one outcome (62.7); zero votes or Abstain is abstaining (62.14);
 - the voting order starts left of the speaker and ends with the speaker (62.2 ii) - shown, not
@@ -17,30 +18,19 @@ from __future__ import annotations
 
 import json
 
+from tabletop.agenda import rules, windows
 from tabletop.agenda import schema as _schema  # noqa: F401 - registers the agenda's tables
-from tabletop.agenda import windows
 from tabletop.agenda.model import (
-    AGAINST,
-    FOR,
-    KINDS,
-    MAX_NAME,
     MAX_OUTCOMES,
     MAX_VOTES,
-    TYPES,
     Agenda,
     Ballot,
     Player,
     clean,
-    label,
-    voting_order,
 )
-from tabletop.core import text
 from tabletop.core.errors import UserError
-from tabletop.core.i18n import current, t
+from tabletop.core.i18n import t
 from tabletop.store import StateStore, now_text
-
-_FOR_WORDS = {"가결", "for", "찬성", "yes", "y", "賛成", "可決"}
-_AGAINST_WORDS = {"부결", "against", "반대", "no", "n", "反対", "否決"}
 
 
 def agenda_lock(agenda_id: int) -> str:
@@ -156,78 +146,13 @@ class AgendaStore:
         with_windows: bool = False,
         phase_id: int | None = None,
     ) -> Agenda:
-        new = self.checked(
+        new = rules.checked(
             guild_id, channel_id, starter, name, outcomes, outcome_type, card_kind, speaker, players, secret, with_windows
         )
         with self.state.transaction(lock=channel_lock(guild_id, channel_id)) as c:
             agenda_id = self.insert(c, new, phase_id)
             after = self.loaded(c, agenda_id)  # read before the commit: nothing after it can fail
         return after
-
-    def checked(
-        self,
-        guild_id: str,
-        channel_id: str,
-        starter: Player,
-        name: str,
-        outcomes: list[str],
-        outcome_type: str | None = None,
-        card_kind: str | None = None,
-        speaker: Player | None = None,
-        players: list[Player] | None = None,
-        secret: bool = False,
-        with_windows: bool = False,
-    ) -> Agenda:
-        """A new agenda, every value checked (a sentence for the first that is wrong); not yet
-        stored, so its id is 0 (insert stores it)."""
-        name = clean(name or "")
-        outcomes = [clean(o) for o in outcomes]
-        if not name:
-            raise UserError(t("agenda.empty_name"))
-        if len(name) > 100:
-            raise UserError(t("agenda.name_too_long", limit=100))
-        if outcome_type is None:  # outcomes without a type mean "elect from this list"
-            outcome_type = "elect-other" if outcomes else "for-against"
-        if outcome_type not in TYPES:
-            raise UserError(t("agenda.bad_type", types=" | ".join(TYPES)))
-        if outcome_type == "for-against" and outcomes:
-            raise UserError(t("agenda.type_conflict"))
-        if card_kind is not None and card_kind not in KINDS:
-            raise UserError(t("agenda.bad_kind", kinds=" | ".join(KINDS)))
-        players = players or []
-        if outcome_type == "for-against":
-            outcomes = [FOR, AGAINST]
-        elif outcome_type == "elect-player" and not outcomes:
-            outcomes = [p.name for p in players]
-        if outcome_type != "elect-planet" and not outcomes:
-            raise UserError(t("agenda.no_outcomes"))
-        if len(outcomes) > MAX_OUTCOMES:
-            raise UserError(t("agenda.too_many_outcomes", count=len(outcomes), limit=MAX_OUTCOMES))
-        if any(len(o) > MAX_NAME for o in outcomes):
-            raise UserError(t("agenda.outcome_too_long", limit=MAX_NAME))
-        if len({text.key(o) for o in outcomes}) != len(outcomes) or any(not text.key(o) for o in outcomes):
-            raise UserError(t("agenda.duplicate_outcome"))
-        if with_windows and not players:  # every listed player passes: the list is needed
-            raise UserError(t("agenda.windows_need_players"))
-        speaker = speaker or None
-        if speaker and players and not any(p.matches(speaker.id, speaker.name) for p in players):
-            raise UserError(t("agenda.speaker_not_player", speaker=speaker.name, players=", ".join(p.name for p in players)))
-        return Agenda(
-            0,
-            str(guild_id),
-            str(channel_id),
-            name,
-            outcome_type,
-            card_kind,
-            outcomes,
-            speaker,
-            voting_order(players, speaker),
-            starter,
-            "open",
-            locale=current(),  # the agenda's message stays in the language of who started it
-            secret=bool(secret),
-            windows=bool(with_windows),
-        )
 
     def insert(self, c, new: Agenda, phase_id: int | None = None) -> int:
         """Open a checked agenda within the caller's transaction, which holds its channel's lock:
@@ -278,42 +203,13 @@ class AgendaStore:
             raise UserError(t("agenda.closed", name=agenda.name))
         return agenda
 
-    def voter(self, agenda: Agenda, user: Player) -> Player:
-        """The listed player this user is; UserError when players are listed and they are not."""
-        if not agenda.players:
-            return user
-        for p in agenda.players:
-            if p.matches(user.id, user.name):
-                return p
-        raise UserError(t("agenda.not_a_player", players=", ".join(p.name for p in agenda.players)))
-
-    def resolve_outcome(self, agenda: Agenda, outcome: str | None) -> str:
-        outcome = outcome or ""
-        k = text.key(outcome)
-        if not k:  # nothing a name could match (🙂, punctuation): say what was typed
-            shown = clean(outcome)[:40]
-            raise UserError(t("agenda.unknown_outcome", outcome=shown, outcomes=", ".join(map(label, agenda.outcomes)) or "-"))
-        if agenda.outcome_type == "for-against":
-            if k in _FOR_WORDS:
-                return FOR
-            if k in _AGAINST_WORDS:
-                return AGAINST
-        for o in agenda.outcomes:
-            if text.key(o) == k:
-                return o
-        if agenda.outcome_type == "elect-planet":  # any planet may be named (62.11)
-            if len(clean(outcome)) > MAX_NAME:
-                raise UserError(t("agenda.outcome_too_long", limit=MAX_NAME))
-            return clean(outcome)
-        raise UserError(t("agenda.unknown_outcome", outcome=outcome[:40], outcomes=", ".join(map(label, agenda.outcomes))))
-
     def vote(self, agenda_id: int, user: Player, outcome: str | None, votes: int) -> Agenda:
         """Record (or change) a ballot; 0 votes is abstaining (62.14). Committed before return."""
         if not isinstance(votes, int) or isinstance(votes, bool) or not 0 <= votes <= MAX_VOTES:
             raise UserError(t("agenda.bad_votes", limit=MAX_VOTES))
         agenda = self._open(agenda_id)
-        voter = self.voter(agenda, user)
-        chosen = self.resolve_outcome(agenda, outcome) if votes > 0 else None
+        voter = rules.voter(agenda, user)
+        chosen = rules.resolve_outcome(agenda, outcome) if votes > 0 else None
         with self.state.transaction(lock=agenda_lock(agenda_id)) as c:
             if c.execute("select status from agendas where id = ?", (agenda_id,)).fetchone()[0] != "open":
                 raise UserError(t("agenda.closed", name=agenda.name))
@@ -383,7 +279,7 @@ class AgendaStore:
         agenda = self._open(agenda_id)
         if not agenda.windows:
             raise UserError(t("agenda.no_windows", agenda=agenda.label))
-        return agenda, self.voter(agenda, user)
+        return agenda, rules.voter(agenda, user)
 
     def _check_window(self, c, agenda: Agenda, window: str) -> None:
         if c.execute("select status from agendas where id = ?", (agenda.id,)).fetchone()[0] != "open":
@@ -408,8 +304,8 @@ class AgendaStore:
         """62.22: after the reveal, before votes are cast: refused once a ballot exists, and
         with the windows on, only in the after window."""
         agenda = self._open(agenda_id)
-        player = self.voter(agenda, user)
-        chosen = self.resolve_outcome(agenda, outcome)
+        player = rules.voter(agenda, user)
+        chosen = rules.resolve_outcome(agenda, outcome)
         with self.state.transaction(lock=agenda_lock(agenda_id)) as c:
             if agenda.windows:
                 passes, _ = windows.load(c, agenda_id)
@@ -426,10 +322,6 @@ class AgendaStore:
             after = self.loaded(c, agenda_id)  # read before the commit: nothing after it can fail
         return after
 
-    def can_manage(self, agenda: Agenda, user: Player, is_admin: bool) -> bool:
-        speaker = agenda.speaker
-        return is_admin or agenda.starter.id == str(user.id) or (speaker is not None and speaker.matches(user.id, user.name))
-
     def close(self, agenda_id: int, user: Player, is_admin: bool, choice: str | None = None) -> Agenda:
         """Resolve by the ballots as committed: read under the agenda's lock, so a ballot
         another process records meanwhile is either counted or refused as too late."""
@@ -439,9 +331,9 @@ class AgendaStore:
                 raise UserError(t("agenda.not_found"))
             if not agenda.open:
                 raise UserError(t("agenda.closed", name=agenda.name))
-            if not self.can_manage(agenda, user, is_admin):
+            if not rules.can_manage(agenda, user, is_admin):
                 raise UserError(t("agenda.no_permission", speaker=agenda.speaker.name if agenda.speaker else agenda.starter.name))
-            result = self._resolution(agenda, user, choice)
+            result = rules.resolution(agenda, user, choice)
             c.execute(
                 "update agendas set status = 'closed', result = ?, closed_at = ? where id = ? and status = 'open'",
                 (json.dumps(result, ensure_ascii=False), now_text(), agenda_id),
@@ -450,33 +342,9 @@ class AgendaStore:
             after = self.loaded(c, agenda_id)  # read before the commit: nothing after it can fail
         return after
 
-    def _resolution(self, agenda: Agenda, user: Player, choice: str | None) -> dict:
-        """Most votes wins; a tie is the speaker's choice among the tied (62.19)."""
-        leaders = agenda.leaders()
-        decided_by = "votes"
-        if len(leaders) > 1:
-            speaker = agenda.speaker or agenda.starter
-            if not choice:
-                raise UserError(t("agenda.tie_needs_choice", speaker=speaker.name, outcomes=", ".join(leaders)))
-            if not speaker.matches(user.id, user.name):
-                raise UserError(t("agenda.only_speaker_breaks_ties", speaker=speaker.name))
-            chosen = self.resolve_outcome(agenda, choice)
-            if chosen not in leaders:
-                raise UserError(t("agenda.choice_not_tied", outcomes=", ".join(leaders)))
-            winner, decided_by = chosen, "speaker"
-        else:
-            winner = leaders[0]
-        return {
-            "winner": winner,
-            "decided_by": decided_by,
-            "tally": agenda.tally(),
-            "card": card_fate(agenda, winner),
-            "predicted_right": [name for _, (name, outcome) in agenda.predictions.items() if outcome == winner],
-        }
-
     def cancel(self, agenda_id: int, user: Player, is_admin: bool) -> Agenda:
         agenda = self._open(agenda_id)
-        if not self.can_manage(agenda, user, is_admin):
+        if not rules.can_manage(agenda, user, is_admin):
             raise UserError(t("agenda.no_permission", speaker=agenda.speaker.name if agenda.speaker else agenda.starter.name))
         with self.state.transaction(lock=agenda_lock(agenda_id)) as c:
             c.execute(
@@ -493,14 +361,3 @@ class AgendaStore:
             "insert into agenda_log (agenda_id, actor_id, actor_name, action, detail) values (?, ?, ?, ?, ?)",
             (agenda_id, actor.id, actor.name, action, detail),
         )
-
-
-def card_fate(agenda: Agenda, winner: str) -> str | None:
-    """What happens to the card: 'stays' or 'discarded' (None when the kind was not given)."""
-    if agenda.card_kind == "directive":
-        return "discarded"  # 63.8
-    if agenda.card_kind == "law":
-        if agenda.outcome_type == "for-against":
-            return "stays" if winner == FOR else "discarded"  # 62.20 / 62.21, 63.3 / 63.6
-        return "stays"  # an election law (62.20, 63.3)
-    return None
