@@ -86,6 +86,7 @@ class RulesBot(commands.AutoShardedBot):
         self._state = state
         self.lifecycle = Lifecycle()
         self._heartbeat: asyncio.Task | None = None
+        self._warming: asyncio.Task | None = None
 
     @property
     def compendium(self) -> Compendium:
@@ -111,6 +112,9 @@ class RulesBot(commands.AutoShardedBot):
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         self.add_listener(FORMS.on_interaction, "on_interaction")  # and their forms, likewise
         _ = self.compendium.search  # build the search index now, not on the first autocomplete
+        # and load the embedding model in a thread meanwhile: the first question does not pay for
+        # it against the answer limit (autocomplete never uses it)
+        self._warming = asyncio.create_task(asyncio.to_thread(self.compendium.search.embedder.query, "warm up"), name="warm-up")
 
     async def accept_interaction(self, interaction: discord.Interaction) -> bool:
         """While stopping, a new command gets a short note instead of half an answer."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 
 import discord
@@ -551,3 +552,22 @@ async def test_find_the_rule_reads_another_bots_embed_and_refuses_an_empty_messa
     empty = FakeInteraction(bot)
     with pytest.raises(UserError, match="찾을 글이 없어요"):
         await find_rule_menu().callback(empty, chat_message("   "))
+
+
+async def test_autocomplete_never_waits_on_the_embedding_model(bot, compendium, monkeypatch):
+    import threading
+
+    held = threading.Event()
+
+    def stuck(text):  # a model that never answers while the test runs
+        held.wait(5)
+        raise AssertionError("autocomplete asked the embedding model")
+
+    monkeypatch.setattr(compendium.search.embedder, "query", stuck)
+    compendium.search._embed.cache_clear()
+    monkeypatch.setattr(compendium.search, "_embed", stuck)
+    try:
+        choices = await asyncio.wait_for(rule_autocomplete(FakeInteraction(bot), "폭격 주사위는 언제"), 2.0)
+    finally:
+        held.set()
+    assert choices  # from the names and the words alone
