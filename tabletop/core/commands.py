@@ -224,9 +224,11 @@ def logged_command(ctx: Context, roll_id: int) -> tuple[str, dict]:
 
 @ROLL_AGAIN.on_press
 def roll_again(ctx: Context, press: Press):
-    """Replay a logged roll or battle through this table with a fresh seed (none is passed)."""
+    """Replay a logged roll or battle through this table with a fresh seed (none is passed),
+    checked as if typed: a roll logged by an older version (a command or an option since renamed,
+    a limit since lowered) is refused with a sentence, never run unchecked."""
     name, options = logged_command(ctx, int(press.values["id"]))
-    return COMMANDS[name].handler(ctx, **options)
+    return dispatch(ctx, name, options)
 
 
 def as_replies(result) -> list[Reply]:

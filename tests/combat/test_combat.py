@@ -478,6 +478,23 @@ def test_commands_log_the_seed_and_roll_again_replays(compendium, state):
         press(ctx, "combat:again:99999")
 
 
+@pytest.mark.parametrize(
+    "logged",
+    [
+        {"command": "combat ground", "options": {"attacker": "3 infantry", "defender": "2 보병", "rounds": 999}},
+        {"command": "combat ground", "options": {"attacker": "3 infantry", "defender": "2 보병", "renamed": "x"}},
+        {"command": "combat melee", "options": {"attacker": "3 infantry"}},
+    ],
+)
+def test_a_roll_logged_by_an_older_version_is_replayed_checked(compendium, state, logged):
+    import json
+
+    ctx = Context(compendium, state)
+    roll_id = state.log_roll("g", "c", "u", json.dumps(logged), "1", "old")
+    with pytest.raises(UserError):  # a sentence, not a crash or an unchecked value
+        press(ctx, f"combat:again:{roll_id}")
+
+
 def test_command_options_are_checked(compendium, state):
     ctx = Context(compendium, state)
     with pytest.raises(UserError) as exc:
