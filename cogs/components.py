@@ -20,7 +20,7 @@ from tabletop import features
 from tabletop.core.components import COMPONENTS, CUSTOM_ID_MAX, Component, NeedsInput, Press, find
 from tabletop.core.errors import UserError
 from tabletop.core.i18n import t
-from tabletop.core.render import PAGE_NEXT, PAGE_PREV, Button, Paged, Reply, Select
+from tabletop.core.render import Button, Paged, Reply, Select, page_step
 
 from . import workers
 from .registry import COMPONENT_PRESENTERS
@@ -258,10 +258,11 @@ class Pager(AuthorOnlyView):
         reply = self.answer.reply(self.page)
         for row_index, row in enumerate(reply.rows):
             for component in row:
-                if component.custom_id in (PAGE_PREV, PAGE_NEXT):
+                step = page_step(component.custom_id)
+                if step and isinstance(component, Button):
                     button = plain_button(component)
                     button.row = row_index
-                    button.callback = self._turn(-1 if component.custom_id == PAGE_PREV else 1)  # type: ignore[method-assign,assignment]
+                    button.callback = self._turn(step)  # type: ignore[method-assign,assignment]
                     self.add_item(button)
                 else:
                     item = item_for(component, row_index)
@@ -279,6 +280,6 @@ class Pager(AuthorOnlyView):
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         # other buttons (related topics, roll again) are for everyone; only paging is the asker's
         custom_id = dict(interaction.data or {}).get("custom_id", "")
-        if custom_id not in (PAGE_PREV, PAGE_NEXT):
+        if not page_step(str(custom_id)):
             return True
         return await super().interaction_check(interaction)

@@ -20,7 +20,7 @@ from tabletop.console import files, lines
 from tabletop.core import commands
 from tabletop.core.components import press_asking
 from tabletop.core.i18n import t
-from tabletop.core.render import PAGE_NEXT, PAGE_PREV, Button, Choice, Paged, Reply, choices, harmless
+from tabletop.core.render import Button, Choice, Paged, Reply, choices, harmless, page_step
 from tabletop.rules.answers import UserError, chat_answer, check_game, check_query, error_reply
 from tabletop.rules.compendium import Compendium
 from tabletop.store import StateStore
@@ -128,7 +128,7 @@ class Piped:
         if isinstance(result, Paged):  # every page: a script cannot turn one
             replies = [result.reply(i) for i in range(len(result.pages))]
             for reply in replies:
-                reply.rows = [[c for c in row if getattr(c, "custom_id", "") not in (PAGE_PREV, PAGE_NEXT)] for row in reply.rows]
+                reply.rows = [[c for c in row if not page_step(getattr(c, "custom_id", ""))] for row in reply.rows]
         else:
             replies = commands.as_replies(result)
         # An answer only the asker sees, with no buttons of its own (a refusal), leaves the

@@ -30,7 +30,7 @@ from tabletop.core.components import press_asking
 from tabletop.core.config import setting
 from tabletop.core.errors import UserError
 from tabletop.core.i18n import t
-from tabletop.core.render import PAGE_NEXT, PAGE_PREV, Choice, Paged, Reply, choices, harmless
+from tabletop.core.render import Choice, Paged, Reply, choices, harmless, page_step
 from tabletop.rules.answers import error_reply
 
 log = logging.getLogger(__name__)
@@ -272,8 +272,9 @@ class Terminal:
 
     def press(self, number: int, actor: str | None) -> None:
         choice = self.numbered[number - 1]
-        if choice.custom_id in (PAGE_PREV, PAGE_NEXT) and self.paged is not None:
-            self.page = max(0, min(self.page + (1 if choice.custom_id == PAGE_NEXT else -1), len(self.paged.pages) - 1))
+        step = page_step(choice.custom_id)
+        if step and self.paged is not None:
+            self.page = max(0, min(self.page + step, len(self.paged.pages) - 1))
             self._show_page()
             return
         with lines.acting(self.ctx, actor):

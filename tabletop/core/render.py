@@ -30,6 +30,12 @@ BUTTONS_PER_ROW = 5
 # component registry (a page number is not worth a database row).
 PAGE_PREV, PAGE_NEXT = "page:prev", "page:next"
 
+
+def page_step(custom_id: str | None) -> int:
+    """-1 or +1 for a pager's ◀ ▶ (which every front end turns itself), 0 for any other button."""
+    return {PAGE_PREV: -1, PAGE_NEXT: 1}.get(custom_id or "", 0)
+
+
 # Our own budget for a page's description: a screenful to read, well inside every limit.
 PAGE_BUDGET = 2000
 
