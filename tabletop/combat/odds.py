@@ -354,6 +354,12 @@ def _general(fight: Fight, ma: SideModel, md: SideModel, live: dict, odds: Odds,
         for state, p in current.items():
             _finish(fight, odds, ma, md, state, p, stalemate=True)
         return
+    _settle(fight, odds, ma, md, current, transitions, terminal, budget)
+
+
+def _settle(fight: Fight, odds: Odds, ma: SideModel, md: SideModel, current: dict, transitions, terminal, budget: Budget) -> None:
+    """The rounds after the first ones, whose moves no longer change: each state is settled once,
+    fewest units first, its chance of staying put folded into the chances of leaving it."""
     mass: dict = defaultdict(float, current)
     heap = [((s[0][1] + s[1][1], s[0][0] + s[1][0]), s) for s in current]
     heapq.heapify(heap)

@@ -141,6 +141,7 @@ def user_terms(packs: list[Pack]) -> set[str]:
 
 
 def _write(db: sqlite_utils.Database, packs: list[Pack], digest: str, analyzer: morph.Analyzer) -> None:
+    """Every table of a new rules database: what it was built from, then each pack."""
     db.table("meta").insert_all(
         [
             {"key": "content_hash", "value": digest},
@@ -166,79 +167,89 @@ def _write(db: sqlite_utils.Database, packs: list[Pack], digest: str, analyzer: 
         pk="id",
     )
     for p in packs:
-        by_key = _section_keys(p)
-        db.table("sections").insert_all(
-            (
-                {
-                    "pack": p.id,
-                    "id": s.id,
-                    "number": s.number,
-                    "title": s.title,
-                    "kind": s.kind,
-                    "names": json.dumps(s.names, ensure_ascii=False),
-                    "intro": s.intro,
-                    "editor_note": s.editor_note,
-                    "file": s.file,
-                    "part": s.part,
-                    "title_from": s.title_from,
-                }
-                for s in p.sections
-            ),
-            pk=("pack", "id"),
-        )
-        db.table("rules").insert_all(
-            (
-                {
-                    "pack": p.id,
-                    "section": s.id,
-                    "id": r.id,
-                    "position": i,
-                    "heading": r.heading,
-                    "text": r.text,
-                    "items": json.dumps([[it.kind, it.text] for it in r.items], ensure_ascii=False),
-                    "editor_note": r.editor_note,
-                }
-                for s in p.sections
-                for i, r in enumerate(s.rules)
-            ),
-            pk=("pack", "id"),
-        )
-        db.table("aliases").insert_all(
-            ({"pack": p.id, "section": s.id, "alias": a} for s in p.sections for a in s.aliases),
-        )
-        db.table("related").insert_all(
-            (
-                {
-                    "pack": p.id,
-                    "section": s.id,
-                    "position": i,
-                    "name": name,
-                    "target": related_target(s, name, by_key),
-                }
-                for s in p.sections
-                for i, name in enumerate(s.related)
-            ),
-        )
+        _write_sections(db, p)
         db.table("docs").insert_all(_embedded(_doc_rows(p, analyzer)), columns={"vector": bytes})
-        db.table("lexicon").insert_all(
-            (
-                {
-                    "pack": p.id,
-                    "position": i,
-                    "term": term.term,
-                    "names": json.dumps(term.names, ensure_ascii=False),
-                    "spellings": json.dumps(term.spellings, ensure_ascii=False),
-                    "words": json.dumps(term.words, ensure_ascii=False),
-                    "topic": term.topic,
-                    "broader": json.dumps(term.broader, ensure_ascii=False),
-                }
-                for i, term in enumerate(p.lexicon)
-            ),
-            pk=("pack", "position"),
-        )
+        _write_lexicon(db, p)
     for table, columns in (("aliases", ["pack", "section"]), ("related", ["pack", "section"])):
         if db.table(table).exists():
             db.table(table).create_index(columns)
+
+
+def _write_sections(db: sqlite_utils.Database, p: Pack) -> None:
+    """A pack's sections, their rules, aliases and related topics."""
+    by_key = _section_keys(p)
+    db.table("sections").insert_all(
+        (
+            {
+                "pack": p.id,
+                "id": s.id,
+                "number": s.number,
+                "title": s.title,
+                "kind": s.kind,
+                "names": json.dumps(s.names, ensure_ascii=False),
+                "intro": s.intro,
+                "editor_note": s.editor_note,
+                "file": s.file,
+                "part": s.part,
+                "title_from": s.title_from,
+            }
+            for s in p.sections
+        ),
+        pk=("pack", "id"),
+    )
+    db.table("rules").insert_all(
+        (
+            {
+                "pack": p.id,
+                "section": s.id,
+                "id": r.id,
+                "position": i,
+                "heading": r.heading,
+                "text": r.text,
+                "items": json.dumps([[it.kind, it.text] for it in r.items], ensure_ascii=False),
+                "editor_note": r.editor_note,
+            }
+            for s in p.sections
+            for i, r in enumerate(s.rules)
+        ),
+        pk=("pack", "id"),
+    )
+    db.table("aliases").insert_all(
+        ({"pack": p.id, "section": s.id, "alias": a} for s in p.sections for a in s.aliases),
+    )
+    db.table("related").insert_all(
+        (
+            {
+                "pack": p.id,
+                "section": s.id,
+                "position": i,
+                "name": name,
+                "target": related_target(s, name, by_key),
+            }
+            for s in p.sections
+            for i, name in enumerate(s.related)
+        ),
+    )
+
+
+def _write_lexicon(db: sqlite_utils.Database, p: Pack) -> None:
+    """A pack's lexicon: its players' words for its terms."""
+    db.table("lexicon").insert_all(
+        (
+            {
+                "pack": p.id,
+                "position": i,
+                "term": term.term,
+                "names": json.dumps(term.names, ensure_ascii=False),
+                "spellings": json.dumps(term.spellings, ensure_ascii=False),
+                "words": json.dumps(term.words, ensure_ascii=False),
+                "topic": term.topic,
+                "broader": json.dumps(term.broader, ensure_ascii=False),
+            }
+            for i, term in enumerate(p.lexicon)
+        ),
+        pk=("pack", "position"),
+    )
 
 
 def build(rules_dir: Path = RULES_DIR, db_path: Path | None = None) -> dict:

@@ -252,3 +252,17 @@ def test_the_readme_layout_names_every_module():
         if row is None or f"`{path.name}`" not in row and not row.startswith(f"| `tabletop/{path.name}`"):
             missing.append(str(path.relative_to(ROOT)))
     assert missing == []
+
+
+MAX_FUNCTION_LINES = 80  # the guide's limit: a function longer than a screen or so is split
+
+
+def test_no_function_is_over_the_line_limit():
+    long = {}
+    for name, path in project_modules().items():
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                lines = (node.end_lineno or node.lineno) - node.lineno + 1
+                if lines > MAX_FUNCTION_LINES:
+                    long[f"{name}.{node.name}"] = lines
+    assert long == {}
