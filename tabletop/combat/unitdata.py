@@ -176,6 +176,8 @@ UNIT_FIELDS: dict[str, Field] = {
     "disables_shields": Field(_flag),
     "abilities": Field(_some_of(frozenset(ABILITIES))),
     "conditional_bonus": Field(_MODIFIER),
+    # its combat value depends on the board (the Egeiro: +1 per system): the player gives it (@N)
+    "needs_value": Field(_flag),
     "cost": Field(_cost),
     "source": Field(_text, required=True),
 }

@@ -293,6 +293,41 @@ def _count_joined(item: str, book: UnitBook) -> str:
     return item
 
 
+# Thunder's Edge, the Last Bastion's faction ability: "Galvanized units roll 1 additional die for
+# combat rolls and unit abilities." Written before a unit's name ("2 galvanized infantry"); a
+# galvanized unit costs a little more than a plain one, so the plain ones are lost first.
+GALVANIZED = {"en": "Galvanized", "ko": "갈바나이즈된", "ja": "ガルバナイズされた"}
+_GALVANIZED = re.compile(r"^(?:galvani[sz]ed\s+|galv\.?\s+|갈바나이즈(?:된|드)?\s*|ガルバナイズ(?:された|ド)?\s*)", re.IGNORECASE)
+GALVANIZED_WORTH = 0.25
+
+
+def galvanized(unit: Unit) -> Unit:
+    """The unit galvanized: one more die for its combat rolls and for each ability's roll."""
+
+    def more(roll: Roll | None) -> Roll | None:
+        return replace(roll, dice=roll.dice + 1) if roll else None
+
+    return replace(
+        unit,
+        id=f"{unit.id}+galvanized",
+        names={k: f"{GALVANIZED.get(k, GALVANIZED['en'])} {v}" for k, v in unit.names.items()},
+        dice=unit.dice + 1,
+        bombardment=more(unit.bombardment),
+        space_cannon=more(unit.space_cannon),
+        anti_fighter_barrage=more(unit.anti_fighter_barrage),
+        cost=unit.cost + GALVANIZED_WORTH,
+    )
+
+
+def _galvanizing(name: str, book: UnitBook) -> tuple[bool, str]:
+    """(whether the name says galvanized, the unit's name without it); a name that is not a unit
+    once the word is taken off stays as typed, for its message."""
+    rest = _GALVANIZED.sub("", name, count=1)
+    if rest == name or not rest or book.find(name) or not book.find(rest):
+        return False, name
+    return True, rest
+
+
 _GROUPS = ("count", "count2", "count3", "count4", "bare", "value", "dice", "flags")
 _LEADING_COUNT = re.compile(r"(?:(?P<count>\d+)\s*[x×]?\s+)?(?P<name>.+)", re.IGNORECASE)
 
@@ -327,7 +362,7 @@ def parse_side(spec: str, book: UnitBook, field_name: str = "units") -> Side:
         m = _whole_name(item, book) or _ITEM_RE.match(_count_joined(item, book))
         if not m:
             raise UserError(t("combat.bad_item", item=item[:40]))
-        name = m["name"].strip()
+        galvanize, name = _galvanizing(m["name"].strip(), book)
         found = book.find(name)
         if m["bare"] == "2" and found and found[0] == "units" and book.upgrade_of(found[1]) not in (None, found[1]):
             raise UserError(t("combat.ambiguous_count", item=item[:40], name=name[:30]))
@@ -347,6 +382,9 @@ def parse_side(spec: str, book: UnitBook, field_name: str = "units") -> Side:
             raise UserError(t("combat.bad_count", item=item[:40]))
         value = int(m["value"]) if m["value"] is not None else None
         dice = int(m["dice"]) if m["dice"] is not None else None
+        if found is not None and found[0] == "units" and value is None and book.units[found[1]].get("needs_value"):
+            unit_name = book.make(found[1], 1).name()
+            raise UserError(t("combat.needs_value", unit=unit_name, example=f"{name}@{book.units[found[1]]['combat'] - 2}"))
         if found is None:
             if value is None:
                 raise UserError(unknown_unit(book, name))
@@ -364,6 +402,8 @@ def parse_side(spec: str, book: UnitBook, field_name: str = "units") -> Side:
             template.dice = dice
         if m["flags"].strip():
             template.sustain = True
+        if galvanize:
+            template = galvanized(template)
         if len(side.units) + count > MAX_UNITS_PER_SIDE:
             raise UserError(t("combat.too_many_units", field=field_name, limit=MAX_UNITS_PER_SIDE))
         for _ in range(count):
@@ -394,10 +434,11 @@ def parse_order(spec: str | None, book: UnitBook, side: Side | None = None) -> l
         if text.key(name) in adhoc:
             out.append(adhoc[text.key(name)])
             continue
+        galvanize, name = _galvanizing(name, book)
         found = book.find(name)
         if not found or found[0] != "units":
             raise UserError(_unknown_in_order(book, name, side))
-        out.append(found[1])
+        out.append(found[1] + ("+galvanized" if galvanize else ""))
     return out
 
 

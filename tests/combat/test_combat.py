@@ -123,6 +123,8 @@ def test_every_alias_in_the_unit_file_reads_as_its_unit(book):
     data = yaml.safe_load((DATA_DIR / "units" / "ti4.yaml").read_text(encoding="utf-8"))
     for entry in data["units"]:
         for name in [entry["id"], *entry["names"].values(), *entry.get("aliases", [])]:
+            if entry.get("needs_value"):  # named with its value for the fight (the Egeiro)
+                name = f"{name}@7"
             parsed = parse_side(name, book)
             assert [u.id for u in parsed.units] == [entry["id"]], name
             assert [u.id for u in parse_side(f"2 {name}", book).units] == [entry["id"]] * 2, name
@@ -623,3 +625,30 @@ def test_a_suggestion_names_the_unit_in_the_askers_language(book):
         assert any("(메크)" in s for s in book.suggest("mek"))
     with speaking("en"):
         assert "Mech" in book.suggest("mek") and not any("메크" in s for s in book.suggest("mek"))
+
+
+def test_a_unit_whose_value_depends_on_the_board_asks_for_it(book):
+    with pytest.raises(UserError) as asked:
+        parse_side("1 egeiro", book)
+    assert "egeiro@7" in asked.value.message
+    egeiro = parse_side("egeiro@6", book).units[0]
+    assert (egeiro.id, egeiro.combat, egeiro.dice, egeiro.sustain) == ("bastion-flagship", 6, 1, True)
+
+
+def test_a_galvanized_unit_rolls_one_more_die_for_combat_and_for_its_abilities(book):
+    side = parse_side("2 galvanized infantry, 1 infantry, 갈바나이즈된 PDS, ガルバナイズ 駆逐艦", book)
+    dice = {
+        u.name("en"): (u.dice, u.space_cannon and u.space_cannon.dice, u.anti_fighter_barrage and u.anti_fighter_barrage.dice)
+        for u in side.units
+    }
+    assert dice["Galvanized Infantry"] == (2, None, None) and dice["Infantry"] == (1, None, None)
+    assert dice["Galvanized PDS"][1] == 2 and dice["Galvanized Destroyer"][2] == 3
+    assert [u.id for u in parse_side("1 infantry, 1 galvanized infantry", book).units][0] == "infantry"
+
+
+def test_galvanized_odds_are_those_of_a_unit_with_one_more_die(book):
+    from tabletop.combat import odds
+
+    galvanized = odds.solve(build_fight("ground", {"attacker": "2 galvanized infantry", "defender": "3 infantry"}, book))
+    same_dice = odds.solve(build_fight("ground", {"attacker": "2 g@8x2", "defender": "3 infantry"}, book))
+    assert abs(galvanized.attacker - same_dice.attacker) < 1e-12 and abs(galvanized.defender - same_dice.defender) < 1e-12

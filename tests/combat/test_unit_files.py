@@ -122,6 +122,7 @@ def test_a_unit_bonus_naming_an_effect_is_refused(tmp_path):
 
 # Our Thunder's Edge units by AsyncTI4's id for them (its data file is the list checked against).
 THUNDERS_EDGE = {
+    "bastion-flagship": "bastion_flagship",
     "deepwrought-flagship": "deepwrought_flagship",
     "deepwrought-mech": "deepwrought_mech",
     "crimson-mech": "crimson_mech",
