@@ -17,6 +17,7 @@ their storage).
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from tabletop.agenda import rules, windows
 from tabletop.agenda import schema as _schema  # noqa: F401 - registers the agenda's tables
@@ -131,26 +132,12 @@ class AgendaStore:
 
     # --- changing ------------------------------------------------------------------------
 
-    def start(
-        self,
-        guild_id: str,
-        channel_id: str,
-        starter: Player,
-        name: str,
-        outcomes: list[str],
-        outcome_type: str | None = None,
-        card_kind: str | None = None,
-        speaker: Player | None = None,
-        players: list[Player] | None = None,
-        secret: bool = False,
-        with_windows: bool = False,
-        phase_id: int | None = None,
-    ) -> Agenda:
-        new = rules.checked(
-            guild_id, channel_id, starter, name, outcomes, outcome_type, card_kind, speaker, players, secret, with_windows
-        )
-        with self.state.transaction(lock=channel_lock(guild_id, channel_id)) as c:
-            agenda_id = self.insert(c, new, phase_id)
+    def start(self, *args: Any, **kwargs: Any) -> Agenda:
+        """Open a new agenda: its values as `rules.checked` takes them (and checks them, with a
+        sentence for the first that is wrong), declared there once."""
+        new = rules.checked(*args, **kwargs)
+        with self.state.transaction(lock=channel_lock(new.guild_id, new.channel_id)) as c:
+            agenda_id = self.insert(c, new)
             after = self.loaded(c, agenda_id)  # read before the commit: nothing after it can fail
         return after
 
