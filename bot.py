@@ -265,14 +265,18 @@ def cmd_commands(args) -> int:
     return 0
 
 
-def _token() -> str | None:
+def _load_dotenv() -> None:
+    """A .env file beside the bot, for the commands that connect to Discord (run, sync): read
+    before the configuration is checked and the log set up, so LOG_LEVEL there counts too."""
     try:
         from dotenv import load_dotenv
 
         load_dotenv()
     except ImportError:  # python-dotenv is optional
         pass
-    config.load()  # the .env file's values are checked as the environment's were
+
+
+def _token() -> str | None:
     return str(config.setting("discord_token")) or None
 
 
@@ -494,6 +498,8 @@ def main(argv: list[str] | None = None) -> int:
         getattr(args, "_parser", top).error(f"unrecognized arguments: {' '.join(extra)}")
     config.forget_choices()
     func = getattr(args, "func", cmd_run)
+    if func in (cmd_run, cmd_sync):
+        _load_dotenv()
     try:
         with speaking(getattr(args, "locale", None)):  # every message of this run, in --locale
             config.load()  # a variable the bot cannot use is said now, not by every command

@@ -139,7 +139,7 @@ class RulesCog(commands.Cog):
                 await message.reply(t("error.rate_limited", seconds=int(wait) + 1), mention_author=False, delete_after=10)
             return
         try:
-            game = await workers.call(settings.read, state, guild_id, settings.GAME)
+            game = await workers.call(settings.read, state, guild_id, settings.GAME, fallback=True)
             compendium = self.bot.compendium  # type: ignore[attr-defined]
             reply = await workers.call(answers.chat_answer, compendium, query, game)
         except answers.UserError as exc:

@@ -18,7 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from tabletop.core import commands as core
 from tabletop.core.errors import UserError
 from tabletop.core.i18n import t
-from tabletop.core.limits import ANSWER_LIMIT
+from tabletop.core.limits import ANSWER_LIMIT, STORE_MARGIN, answer_within
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +49,7 @@ async def call(fn, *args, heavy: bool = False, limit: float | None = None, **kwa
     limit = TIME_LIMIT if limit is None else limit
     loop = asyncio.get_running_loop()
     context = contextvars.copy_context()
+    context.run(answer_within, limit - STORE_MARGIN)  # the store's waits end before this call's
     work = functools.partial(context.run, fn, *args, **kwargs)
     if not heavy:
         return await _limited(loop.run_in_executor(_pool, work), limit, "error.too_slow_plain")

@@ -89,7 +89,11 @@ def loss_key(order: list[str]):
     first; a Valkyrie, which hits back when it sustains, is kept to the last of its kind."""
     rank = {uid: i for i, uid in enumerate(order)}
     last, types = len(rank), len(_TYPE_RANK)
-    return lambda u: (rank.get(u.id, last), _TYPE_RANK.get(u.type, types), u.cost, "valkyrie" in u.abilities, u.number)
+
+    def place(u: Unit) -> int:  # "infantry" in an order places galvanized infantry too
+        return rank.get(u.id, rank.get(u.id.split("+", 1)[0], last))
+
+    return lambda u: (place(u), _TYPE_RANK.get(u.type, types), u.cost, "valkyrie" in u.abilities, u.number)
 
 
 def _first_with(units: list[Unit], ability: str) -> int | None:

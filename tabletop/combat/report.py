@@ -125,12 +125,21 @@ def _units(units: tuple) -> str:
 AT_LEAST_SHOWN = 6
 
 
-def thresholds(written: list[str]) -> list[int]:
+def thresholds(written: list[str], chances: list[float]) -> list[int]:
     """The k to show for "at least k survive", given each k's chance as written: always 1 (does
-    any survive?); of a run of k written alike only the last (at least 8 at >99% says the same
-    of 2 to 7); then, if still too many, evenly spread, keeping the first and the last."""
+    any survive?); of a run of k written alike only one: the last where the chance is high (at
+    least 8 at >99% says the same of 2 to 7), the first where it is low (at least 6 at <1% says
+    the same of 7 and more); then, if still too many, evenly spread, keeping the first and last."""
     most = len(written)
-    telling = [k for k in range(1, most + 1) if k == 1 or k == most or written[k - 1] != written[k]]
+
+    def telling_k(k: int) -> bool:
+        if k in (1, most):
+            return True
+        if chances[k - 1] >= 0.5:
+            return written[k - 1] != written[k]  # the last of its run
+        return written[k - 1] != written[k - 2]  # the first of its run
+
+    telling = [k for k in range(1, most + 1) if telling_k(k)]
     if len(telling) <= AT_LEAST_SHOWN:
         return telling
     picks = {telling[round(i * (len(telling) - 1) / (AT_LEAST_SHOWN - 1))] for i in range(AT_LEAST_SHOWN)}
@@ -144,7 +153,7 @@ def at_least_lines(odds: Odds, side: str) -> list[str]:
         if chances[0] < NOISE:  # none of them survives
             continue
         written = [percent(p) for p in chances]
-        shown = [f"≥{k} {written[k - 1]}" for k in thresholds(written)]
+        shown = [f"≥{k} {written[k - 1]}" for k in thresholds(written, chances)]
         lines.append(f"{escape_md(name)}: " + " · ".join(shown))
     return [f"*{t('odds.at_least')}*", *lines] if lines else []
 

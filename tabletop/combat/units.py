@@ -203,6 +203,14 @@ class UnitBook:
         )
         if found:
             return found
+        return self._upgrade_named(name)
+
+    def named(self, name: str) -> bool:
+        """Whether the words are one of the names as written in the file (no plural, no
+        upgrade read into a trailing 2): "viper ex-23" is, "infantry×2" is not."""
+        return text.key(name) in self._names
+
+    def _upgrade_named(self, name: str) -> tuple[str, str] | None:
         m = _TIER_RE.match(text.normalize(name))
         if m:
             base = self._names.get(text.key(m["base"]))
@@ -329,6 +337,8 @@ def _galvanizing(name: str, book: UnitBook) -> tuple[bool, str]:
 
 
 _GROUPS = ("count", "count2", "count3", "count4", "bare", "value", "dice", "flags")
+# what the grammar reads as a count or a value after a name: "×2", " x2", "@2", " 2"
+_COUNT_OR_VALUE = re.compile(r"[×@]|(?:^|\s)x\s*-?\d+$|\s-?\d+$", re.IGNORECASE)
 _LEADING_COUNT = re.compile(r"(?:(?P<count>\d+)\s*[x×]?\s+)?(?P<name>.+)", re.IGNORECASE)
 
 
@@ -336,7 +346,7 @@ def _whole_name(item: str, book: UnitBook) -> dict[str, Any] | None:
     """An item that is a name as it stands after its count ("viper ex-23", "2 exile ii"): read
     whole, before the grammar could take the name's own x or digits for a count."""
     m = _LEADING_COUNT.fullmatch(item.strip())
-    if m is None or re.search(r"\s\d+$", m["name"]) or not book.find(m["name"]):  # "보병 2" stays the grammar's
+    if m is None or _COUNT_OR_VALUE.search(m["name"]) or not book.named(m["name"]):  # "보병 2", "보병×2", "보병@2"
         return None
     return {**dict.fromkeys(_GROUPS), "flags": "", "count": m["count"], "name": m["name"]}
 

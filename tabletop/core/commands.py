@@ -50,7 +50,7 @@ class Context:
     def default_game(self) -> str:
         if self.game:
             return self.game
-        return settings.read(self.state, self.guild_id, settings.GAME)
+        return settings.read(self.state, self.guild_id, settings.GAME, fallback=True)
 
 
 @dataclass(frozen=True)

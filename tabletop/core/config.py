@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -48,7 +49,7 @@ def _path(name: str, text: str) -> Path:
 
 def _count(low: int, high: int) -> Callable[[str, str], int]:
     def read(name: str, text: str) -> int:
-        if not text.strip().isdigit() or not low <= int(text) <= high:
+        if not re.fullmatch(r"[0-9]+", text.strip()) or not low <= int(text) <= high:  # not "²" or "٣"
             raise ConfigError(t("config.bad_count", name=name, value=text[:20], low=low, high=high))
         return int(text)
 

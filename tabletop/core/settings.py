@@ -42,9 +42,10 @@ TIMEZONE = _text("timezone", "Asia/Seoul")
 AGENDA_WINDOWS = _switch("agenda_windows", False)
 
 
-def read(state: StateStore, guild_id: str, setting: Setting[T]) -> T:
-    """The server's value, or the default (also when the store cannot be reached: it logs why)."""
-    stored = state.get_setting(guild_id, setting.key, None)
+def read(state: StateStore, guild_id: str, setting: Setting[T], fallback: bool = False) -> T:
+    """The server's value, or the default when none is stored; `fallback`: also when the store
+    cannot answer now (for what only shapes a rules answer: the game, the time zone shown)."""
+    stored = state.get_setting(guild_id, setting.key, None, fallback=fallback)
     return setting.default if stored in (None, "") else setting.load(stored)
 
 

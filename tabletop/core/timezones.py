@@ -24,7 +24,7 @@ def check_zone(name: str) -> str:
 
 
 def server_zone(ctx) -> ZoneInfo:
-    name = settings.read(ctx.state, ctx.guild_id, settings.TIMEZONE)
+    name = settings.read(ctx.state, ctx.guild_id, settings.TIMEZONE, fallback=True)
     try:
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError):

@@ -40,12 +40,9 @@ def for_message(ctx: Context, text: str) -> answers.RuleAnswer | Reply:
         raise UserError(t("message.no_text"))
     answer = answers.chat_answer(ctx.compendium, question, ctx.default_game())
     if isinstance(answer, answers.RuleAnswer) and answer.section is not None:
-        post = Button(
-            t("message.post"),
-            POST_RULE.id(game=answer.section.pack, section=answer.section.id, rule=answer.rule or "-"),
-            emoji="📢",
-        )
-        answer.rows = [*answer.rows, [post]]
+        values = {"game": answer.section.pack, "section": answer.section.id, "rule": answer.rule or "-"}
+        if POST_RULE.pattern.fullmatch(POST_RULE.template.format(**values)):  # ids too long for a custom_id: no button
+            answer.rows = [*answer.rows, [Button(t("message.post"), POST_RULE.id(**values), emoji="📢")]]
     return answer
 
 

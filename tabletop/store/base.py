@@ -27,14 +27,12 @@ log = logging.getLogger(__name__)
 # Discord answers an interaction within 15 minutes at most: after a day a repeat cannot come.
 REQUEST_MEMORY = timedelta(days=1)
 # A store that cannot do its part in this long (a lock held elsewhere, no free connection) says
-# so instead of waiting on: the command is still answered within the answer limit, with time
-# left to send it.
+# so instead of waiting on; each wait is also cut short by the request's deadline (limits).
 STORE_WAIT = ANSWER_LIMIT / 3
-# Of the front end's worker threads (cogs.workers.WORKERS, 8), at most this many wait on the
-# store at once: the rest keep answering rules and dice through any state stall.
+# Of the front end's worker threads (cogs.workers.WORKERS, 8), at most this many are in the
+# store at once, and a command that finds them all taken is told so without waiting: the rest
+# keep answering rules and dice through any state stall.
 STORE_SLOTS = 5
-# A setting read on the way to a rules answer waits this long at most, then takes its default.
-SETTING_WAIT = 0.05
 
 
 class StateUnavailable(Exception):
@@ -109,10 +107,10 @@ class StateStore:
         return bool(self.refusal)
 
     @contextmanager
-    def _slot(self, wait: float = STORE_WAIT) -> Iterator[None]:
+    def _slot(self) -> Iterator[None]:
         """One of the store's few places: a command that finds them all taken is told the store
-        is busy, rather than holding one more worker thread."""
-        if not self._slots.acquire(timeout=wait):
+        is busy at once, rather than holding one more worker thread while it waits."""
+        if not self._slots.acquire(blocking=False):
             raise UserError(t("state.busy"))
         try:
             yield
@@ -120,9 +118,9 @@ class StateStore:
             self._slots.release()
 
     @contextmanager
-    def read(self, wait: float = STORE_WAIT) -> Iterator[Connection]:
+    def read(self) -> Iterator[Connection]:
         """A connection for reading; one consistent snapshot for its whole block."""
-        with self._slot(wait), self._read() as conn:
+        with self._slot(), self._read() as conn:
             yield conn
 
     @contextmanager
@@ -161,13 +159,17 @@ class StateStore:
 
     # --- settings and the roll log ----------------------------------------------------------
 
-    def get_setting(self, guild_id: str, key: str, default: str | None = None) -> str | None:
-        """A server's setting, or the default; a store that cannot be reached gives the
-        default (rules and dice keep working) and logs why."""
+    def get_setting(self, guild_id: str, key: str, default: str | None = None, fallback: bool = False) -> str | None:
+        """A server's setting, or the default when none is stored. A store that cannot answer
+        raises (a vote or /settings must not act on a guess), unless `fallback`: a rules answer
+        then takes the default and goes on."""
         try:
-            with self.read(SETTING_WAIT) as c:
+            with self.read() as c:
                 row = c.execute("select value from settings where guild_id = ? and key = ?", (str(guild_id), key)).fetchone()
-        except UserError:  # the store said why when it failed; each read need not say it again
+        except UserError as exc:
+            if not fallback:
+                raise
+            log.debug("setting %s read as its default: %s", key, exc.message)
             return default
         return row[0] if row else default
 

@@ -22,6 +22,12 @@ _CAUSES = (
     ("auth", r"password authentication failed|no password supplied|role \"[^\"]*\" does not exist|authentication failed"),
     ("no_database", r"database \"[^\"]*\" does not exist"),
     ("not_allowed", r"pg_hba\.conf"),
+    # a connection cut (an SSL one too: "SSL SYSCALL error: EOF detected") is no SSL setting
+    (
+        "lost",
+        r"server closed the connection|consuming input failed|connection is lost|terminating connection"
+        r"|SSL SYSCALL error|SSL connection has been closed unexpectedly",
+    ),
     ("ssl", r"\bSSL\b"),
     (
         "unreachable",
@@ -29,7 +35,6 @@ _CAUSES = (
         r"|Network is unreachable|No such file or directory|could not connect",
     ),
     ("timeout", r"timeout expired|timed out|couldn't get a connection after"),
-    ("lost", r"server closed the connection|consuming input failed|connection is lost|terminating connection"),
     ("disk_full", r"database or disk is full|No space left on device"),
     ("busy", r"database is locked|database table is locked"),
     ("read_only", r"readonly database|Read-only file system"),

@@ -26,6 +26,7 @@ import psycopg_pool
 from tabletop.core.config import pool_size as pool_size_setting
 from tabletop.core.errors import UserError
 from tabletop.core.i18n import Sentence, sentence, t
+from tabletop.core.limits import time_left
 from tabletop.core.logs import add_secret
 from tabletop.store.base import STORE_WAIT, StateStore, StateUnavailable
 from tabletop.store.faults import cause, first_line, hide_passwords, logged, passwords_in
@@ -192,7 +193,7 @@ class PostgresState(StateStore):
         if self.problem and time.monotonic() - self._failed_at < RETRY_EVERY:
             raise UserError(str(self.problem))
         try:
-            with self.pool.connection(timeout=CHECKOUT_WAIT) as conn:
+            with self.pool.connection(timeout=max(time_left(CHECKOUT_WAIT), 0.001)) as conn:
                 yield conn
         except (psycopg.OperationalError, psycopg_pool.PoolTimeout) as exc:
             raise self._unreachable(exc) from None
@@ -235,6 +236,7 @@ class PostgresState(StateStore):
         self._prepare()
         with self._connection() as conn, _waits_bounded(), conn.transaction():
             conn.execute("set transaction isolation level repeatable read, read only")
+            _within_the_request(conn)
             yield _Connection(conn)
 
     @contextmanager
@@ -247,6 +249,7 @@ class PostgresState(StateStore):
         with self._connection() as conn:
             try:
                 with _waits_bounded(), conn.transaction():
+                    _within_the_request(conn)
                     for lock in locks:
                         conn.execute("select pg_advisory_xact_lock(hashtextextended(%s, 0))", (lock,))
                     yield _Connection(conn)
@@ -278,3 +281,15 @@ def _waits_bounded():
         yield
     except (psycopg.errors.LockNotAvailable, psycopg.errors.QueryCanceled):
         raise UserError(t("state.busy")) from None
+
+
+def _within_the_request(conn: psycopg.Connection[Any]) -> None:
+    """A request close to its deadline waits, for a lock or a statement, only as long as it has
+    left (the session's own limits hold otherwise, with no extra round trip)."""
+    left = time_left(STATEMENT_LIMIT)
+    if left >= STATEMENT_LIMIT:
+        return
+    if left <= 0:
+        raise UserError(t("state.busy"))
+    conn.execute(f"set local lock_timeout = '{max(1, int(min(left, STORE_WAIT) * 1000))}ms'")
+    conn.execute(f"set local statement_timeout = '{max(1, int(left * 1000))}ms'")

@@ -19,6 +19,7 @@ from pathlib import Path
 from tabletop.core.config import state_db_path
 from tabletop.core.errors import UserError
 from tabletop.core.i18n import Sentence, sentence, t
+from tabletop.core.limits import time_left
 from tabletop.store.base import STORE_WAIT, StateStore, StateUnavailable
 from tabletop.store.faults import NotAFile, ParentIsAFile, cause, cause_of, is_damaged, logged
 from tabletop.store.schema import migrations, render
@@ -158,7 +159,7 @@ class SqliteState(StateStore):
 
     @contextmanager
     def _held(self, lock: threading.RLock):
-        if not lock.acquire(timeout=STORE_WAIT):
+        if not lock.acquire(timeout=time_left(STORE_WAIT)):
             raise UserError(t("state.busy"))
         try:
             yield
@@ -188,7 +189,8 @@ class SqliteState(StateStore):
         # its turn, whatever it changes, so `locks` need nothing more here
         with self._held(self.lock):
             self._still_the_same_file()
-            try:
+            try:  # another process's write lock is waited for only as long as the request may
+                self.conn.execute(f"pragma busy_timeout = {int(time_left(STORE_WAIT) * 1000)}")
                 self.conn.execute("begin immediate")
             except sqlite3.OperationalError as exc:
                 raise self._failed(exc) from None

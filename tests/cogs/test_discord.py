@@ -508,9 +508,11 @@ async def test_a_user_installed_rule_answers_in_a_dm_a_group_dm_and_a_strange_se
 async def test_settings_in_a_dm_are_the_askers_own(bot):
     from discord_fakes import user_installed
 
+    from tabletop.core import settings
+
     mine = user_installed(bot, FakeUser(8, "Mina"))
     await slash("settings").callback(mine, game="liftoff")
-    assert not mine.log[0].embed.color or "오류" not in mine.log[0].text
+    assert settings.read(bot.state, "dm-8", settings.GAME) == "liftoff"  # the asker's own, stored
     asked = user_installed(bot, FakeUser(8, "Mina"))
     await slash("rule").callback(asked, query="목표")
     assert "리프트오프" in (asked.log[0].embed.footer.text or "")  # the pack Mina chose

@@ -15,7 +15,7 @@ from tabletop.combat.commands import build_fight, fight
 from tabletop.combat.dice import Dice, parse_seed, roll_expression
 from tabletop.combat.report import result_line
 from tabletop.combat.resolver import resolve
-from tabletop.combat.units import parse_side, unit_book
+from tabletop.combat.units import parse_order, parse_side, unit_book
 from tabletop.core.commands import Context, dispatch
 from tabletop.core.components import press
 from tabletop.core.errors import UserError
@@ -643,7 +643,6 @@ def test_a_galvanized_unit_rolls_one_more_die_for_combat_and_for_its_abilities(b
     }
     assert dice["Galvanized Infantry"] == (2, None, None) and dice["Infantry"] == (1, None, None)
     assert dice["Galvanized PDS"][1] == 2 and dice["Galvanized Destroyer"][2] == 3
-    assert [u.id for u in parse_side("1 infantry, 1 galvanized infantry", book).units][0] == "infantry"
 
 
 def test_galvanized_odds_are_those_of_a_unit_with_one_more_die(book):
@@ -652,3 +651,15 @@ def test_galvanized_odds_are_those_of_a_unit_with_one_more_die(book):
     galvanized = odds.solve(build_fight("ground", {"attacker": "2 galvanized infantry", "defender": "3 infantry"}, book))
     same_dice = odds.solve(build_fight("ground", {"attacker": "2 g@8x2", "defender": "3 infantry"}, book))
     assert abs(galvanized.attacker - same_dice.attacker) < 1e-12 and abs(galvanized.defender - same_dice.defender) < 1e-12
+
+
+def test_plain_units_are_lost_before_galvanized_ones_unless_an_order_says(book):
+    from tabletop.combat.model import loss_key
+
+    side = parse_side("1 galvanized infantry, 1 infantry, 1 mech", book)
+    default = sorted(side.units, key=loss_key([]))
+    assert [u.id for u in default] == ["infantry", "infantry+galvanized", "mech"]
+    ordered = sorted(side.units, key=loss_key(parse_order("mech, infantry", book, side)))
+    assert [u.id for u in ordered] == ["mech", "infantry", "infantry+galvanized"]  # "infantry" names both
+    galvanized_first = sorted(side.units, key=loss_key(parse_order("galvanized infantry", book, side)))
+    assert galvanized_first[0].id == "infantry+galvanized"

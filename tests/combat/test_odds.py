@@ -388,14 +388,16 @@ def test_a_chance_within_the_solvers_float_error_of_certain_is_written_as_certai
 @pytest.mark.parametrize(
     "written, shown",
     [
-        ([">99%"] * 8 + ["97%", "80%"], [1, 8, 9, 10]),  # a run written alike shows its last only
+        ([">99%"] * 8 + ["97%", "80%"], [1, 8, 9, 10]),  # a high run shows its last only
         (["100%", "90%", "50%"], [1, 2, 3]),
         (["100%"] * 10, [1, 10]),
+        (["60%", "20%", "5%", "<1%", "<1%", "<1%", "<1%"], [1, 2, 3, 4, 7]),  # a low run its first
         ([f"{99 - k}%" for k in range(20)], None),  # all differ: spread, first and last kept
     ],
 )
 def test_at_least_shows_one_and_the_thresholds_that_tell(written, shown):
-    picked = thresholds(written)
+    chances = [1.0 if w in ("100%", ">99%") else 0.001 if w == "<1%" else int(w.rstrip("%")) / 100 for w in written]
+    picked = thresholds(written, chances)
     assert picked[0] == 1 and picked[-1] == len(written) and len(picked) <= AT_LEAST_SHOWN
     if shown is not None:
         assert picked == shown

@@ -173,3 +173,24 @@ def test_japanese_players_name_and_count_units_their_way(spec):
 
     side = parse_side(spec, unit_book("ti4"))
     assert [u.id for u in side.units] == ["infantry"] * 3
+
+
+@pytest.mark.parametrize(
+    "spec, expected",
+    [
+        ("infantry×2", [("infantry", 8)] * 2),
+        ("보병×2", [("infantry", 8)] * 2),
+        ("歩兵×2", [("infantry", 8)] * 2),
+        ("dread×2", [("dreadnought", 5)] * 2),
+        ("infantry@2", [("infantry", 2)]),
+        ("보병@2", [("infantry", 2)]),
+        ("3 infantry @2", [("infantry", 2)] * 3),
+        ("viper ex-23", [("firmament-mech", 6)]),
+        ("2 exile ii", [("crimson-destroyer-2", 7)] * 2),
+        ("dread2", [("dreadnought-2", 5)]),
+    ],
+)
+def test_a_count_or_value_after_a_name_is_never_read_as_an_upgrade(spec, expected):
+    from tabletop.combat.units import parse_side, unit_book
+
+    assert [(u.id, u.combat) for u in parse_side(spec, unit_book("ti4")).units] == expected

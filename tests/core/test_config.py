@@ -17,7 +17,14 @@ from tabletop.core.i18n import LOCALES, speaking
 
 
 @pytest.mark.parametrize(
-    "name, value", [("STATE_POOL_SIZE", "abc"), ("STATE_POOL_SIZE", "0"), ("STATE_POOL_SIZE", "-3"), ("LOG_LEVEL", "bogus")]
+    "name, value",
+    [
+        ("STATE_POOL_SIZE", "abc"),
+        ("STATE_POOL_SIZE", "0"),
+        ("STATE_POOL_SIZE", "-3"),
+        ("STATE_POOL_SIZE", "²"),
+        ("LOG_LEVEL", "bogus"),
+    ],
 )
 def test_a_value_the_bot_cannot_use_is_a_sentence_naming_the_variable(name, value):
     for locale in LOCALES:
@@ -55,3 +62,14 @@ def test_the_readme_lists_every_variable():
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text("utf-8")
     table = readme.split("**Configuration**", 1)[1].split("**Faults", 1)[0]
     assert all(f"`{name}`" in table for _, name, *_ in config.VARIABLES)
+
+
+def test_a_dotenv_files_log_level_counts_for_the_commands_that_read_it(monkeypatch):
+    import logging
+
+    seen, before = {}, logging.getLogger().level
+    monkeypatch.delenv("LOG_LEVEL", raising=False)
+    monkeypatch.setattr(bot, "_load_dotenv", lambda: monkeypatch.setenv("LOG_LEVEL", "DEBUG"))  # what a .env says
+    monkeypatch.setattr(bot, "cmd_run", lambda args: seen.setdefault("level", logging.getLogger().level) and 0)
+    assert bot.main(["run"]) == 0 and seen["level"] == logging.DEBUG
+    logging.getLogger().setLevel(before)

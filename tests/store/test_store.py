@@ -225,7 +225,9 @@ def test_a_server_that_is_not_there_is_a_sentence_and_rules_settings_fall_back(t
     said = str(state.problem)
     assert "hunter2" not in said and "•••" in said
     assert str(tmp_path) in said or "5999" in said
-    assert state.get_setting("g", "game", "ti4") == "ti4"  # rules keep their server's default
+    assert state.get_setting("g", "game", "ti4", fallback=True) == "ti4"  # rules keep their server's default
+    with pytest.raises(UserError):  # what must not act on a guess is told the store is down
+        state.get_setting("g", "agenda_windows", "off")
     store = AgendaStore(state)
     with pytest.raises(UserError) as refused:
         store.start("g", "c", STARTER, "X", [])
