@@ -125,7 +125,7 @@ def parallel_ballots(target: str) -> float:
     return PROCESSES * PER_PROCESS / took
 
 
-async def interactions(target: str) -> float:
+async def interactions(target: str) -> tuple[float, int]:
     from discord_fakes import FakeBot, FakeInteraction, FakeUser, form_of, submit
 
     from cogs.commands import slash
@@ -147,8 +147,9 @@ async def interactions(target: str) -> float:
     start = time.perf_counter()
     await asyncio.gather(*(submitted(uid) for uid in range(400)))
     took = time.perf_counter() - start
+    recorded = len(AgendaStore(state).get(agenda_id).ballots)  # a vote turned away would not count
     state.close()
-    return 400 / took
+    return 400 / took, recorded
 
 
 def main() -> int:
@@ -165,7 +166,8 @@ def main() -> int:
             else:
                 show("baseline: bare INSERT, one commit each", bare_sqlite(folder / "bare.db"))
             print(f"{f'ballots/s, {PROCESSES} processes voting at once':<52} {parallel_ballots(target):7.0f}")
-            print(f"{'interactions/s through the Discord adapter (votes)':<52} {asyncio.run(interactions(target)):7.0f}")
+            per_second, recorded = asyncio.run(interactions(target))
+            print(f"{'interactions/s through the Discord adapter (votes)':<52} {per_second:7.0f}   recorded {recorded} of 400")
     finally:
         server.stop()
     return 0

@@ -20,7 +20,7 @@ from typing import Any, Protocol
 
 from tabletop.core.errors import UserError
 from tabletop.core.i18n import Sentence, t
-from tabletop.core.limits import ANSWER_LIMIT
+from tabletop.core.limits import ANSWER_LIMIT, time_left
 
 log = logging.getLogger(__name__)
 
@@ -30,9 +30,12 @@ REQUEST_MEMORY = timedelta(days=1)
 # so instead of waiting on; each wait is also cut short by the request's deadline (limits).
 STORE_WAIT = ANSWER_LIMIT / 3
 # Of the front end's worker threads (cogs.workers.WORKERS, 8), at most this many are in the
-# store at once, and a command that finds them all taken is told so without waiting: the rest
-# keep answering rules and dice through any state stall.
+# store at once: the rest keep answering rules and dice through any state stall.
 STORE_SLOTS = 5
+# A command that finds every place taken waits this long for one: a vote takes a millisecond or
+# two, so a burst of votes queues, while a stalled store turns the next ones away at once
+# instead of tying up more threads.
+SLOT_WAIT = 0.1
 
 
 class StateUnavailable(Exception):
@@ -108,9 +111,9 @@ class StateStore:
 
     @contextmanager
     def _slot(self) -> Iterator[None]:
-        """One of the store's few places: a command that finds them all taken is told the store
-        is busy at once, rather than holding one more worker thread while it waits."""
-        if not self._slots.acquire(blocking=False):
+        """One of the store's few places: a command that finds them all taken for SLOT_WAIT is
+        told the store is busy, rather than holding one more worker thread while it waits."""
+        if not self._slots.acquire(timeout=time_left(SLOT_WAIT)):
             raise UserError(t("state.busy"))
         try:
             yield
