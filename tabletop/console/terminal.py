@@ -45,6 +45,8 @@ def history_path() -> Path:
 
 def open_history() -> History:
     path = history_path()
+    if not path.is_absolute():  # no home to keep it in ("~" unexpanded): this session only
+        return InMemoryHistory()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.touch(exist_ok=True)

@@ -85,7 +85,9 @@ VARIABLES: tuple[tuple[str, str, Callable[[], str], Callable[[str, str], object]
     ("embeddings_cache", "EMBEDDINGS_CACHE", lambda: str(DATA_DIR / "embeddings.db"), _path),
     ("rules_site_url", "RULES_SITE_URL", lambda: "", lambda name, text: text.strip().rstrip("/")),
     ("heartbeat_file", "HEARTBEAT_FILE", lambda: "", _text),
-    ("state_home", "XDG_STATE_HOME", lambda: str(Path.home() / ".local" / "state"), _path),
+    # ~ left as written when the process has no home (an unknown uid in a container): only the
+    # console's history goes there, and it falls back to memory when it cannot
+    ("state_home", "XDG_STATE_HOME", lambda: os.path.join(os.path.expanduser("~"), ".local", "state"), _path),
     ("discord_token", "DISCORD_TOKEN", lambda: "", _text),
     # on by default: chat mode (?질문) reads every message; a bot past 100 servers needs Discord's
     # approval for it, and without it chat mode still answers mentions and DMs

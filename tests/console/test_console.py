@@ -393,3 +393,20 @@ def test_a_number_that_is_no_button_suggests_only_a_rule_that_exists(cli_env):
     assert out.returncode == 0, out.stderr
     assert "999번 선택지는 없어요" in out.stdout and "/rule 999" not in out.stdout
     assert "80번 선택지는 없어요" in out.stdout and "/rule 80" in out.stdout
+
+
+def test_with_no_home_the_history_stays_in_memory_and_writes_nothing(monkeypatch, tmp_path):
+    import pwd
+
+    from prompt_toolkit.history import InMemoryHistory
+
+    from tabletop.console.terminal import open_history
+
+    def nobody(uid):
+        raise KeyError(uid)
+
+    monkeypatch.delenv("HOME", raising=False)
+    monkeypatch.delenv("XDG_STATE_HOME", raising=False)
+    monkeypatch.setattr(pwd, "getpwuid", nobody)
+    monkeypatch.chdir(tmp_path)
+    assert isinstance(open_history(), InMemoryHistory) and list(tmp_path.iterdir()) == []

@@ -73,3 +73,17 @@ def test_a_dotenv_files_log_level_counts_for_the_commands_that_read_it(monkeypat
     monkeypatch.setattr(bot, "cmd_run", lambda args: seen.setdefault("level", logging.getLogger().level) and 0)
     assert bot.main(["run"]) == 0 and seen["level"] == logging.DEBUG
     logging.getLogger().setLevel(before)
+
+
+def test_a_process_with_no_home_still_reads_its_configuration(monkeypatch):
+    """An unknown uid in a container has no HOME and no passwd entry: only the console's history
+    needs a home, so nothing else may stop on it."""
+    import pwd
+
+    def nobody(uid):
+        raise KeyError(uid)
+
+    monkeypatch.delenv("HOME", raising=False)
+    monkeypatch.delenv("XDG_STATE_HOME", raising=False)
+    monkeypatch.setattr(pwd, "getpwuid", nobody)
+    assert config.load().state_pool_size == 8
