@@ -69,7 +69,9 @@ class SqliteState(StateStore):
             raise ParentIsAFile(self.path) from None
         conn: sqlite3.Connection | None = None
         try:
-            conn = self._configure(sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=30))
+            conn = self._configure(sqlite3.connect(self.path, check_same_thread=False, isolation_level=None))
+            # another process may be writing or migrating at this moment: wait for it as migrating does
+            conn.execute(f"pragma busy_timeout = {int(MIGRATION_WAIT * 1000)}")
             # A file that is read-only, or another user's, in a writable folder opens without a
             # word (SQLite falls back to reading): only a write shows it. Write the header's
             # version as it is, and roll back: nothing changes.
@@ -83,7 +85,7 @@ class SqliteState(StateStore):
         except (sqlite3.OperationalError, PermissionError) as exc:
             if conn is not None:
                 conn.close()
-            if not target.exists():
+            if not target.exists() or cause_of(exc) == "busy":  # held past the wait: not read-only
                 raise
             # the file is there but cannot be written: read what it holds, refuse changes
             self.refusal = sentence("state.read_only", path=self.path)

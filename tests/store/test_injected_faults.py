@@ -266,3 +266,19 @@ def test_a_fault_is_named_by_what_the_driver_says(said, cause):
     from tabletop.store.faults import cause_of
 
     assert cause_of(RuntimeError(said)) == cause
+
+
+def test_a_store_opened_while_another_process_writes_waits_and_is_writable(tmp_path):
+    path = tmp_path / "state.db"
+    open_state(path).close()
+    holder = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    holder.execute("begin immediate")  # another process mid-write (or migrating) as this one starts
+    releasing = threading.Timer(1.5, lambda: holder.execute("rollback"))
+    releasing.start()
+    try:
+        state = open_state(path)
+    finally:
+        releasing.join()
+        holder.close()
+    assert state.refusal is None  # not taken for a read-only file
+    AgendaStore(state).start("g", "c", STARTER, "X", [], "for-against")
