@@ -11,6 +11,7 @@ python bot.py render QUERY    the exact Discord payloads for /rule QUERY
 python bot.py commands        the application-command payloads the bot would sync
 python bot.py sync            sync application commands with Discord
 python bot.py combat …        combat dice (ground, bombard, invade); `roll` for plain dice
+python bot.py pack import F   cut a rulebook (text, Markdown, .docx) into a rule pack
 """
 
 from __future__ import annotations
@@ -476,6 +477,9 @@ def parser() -> argparse.ArgumentParser:
     from tabletop.combat import cli as combat_cli
 
     combat_cli.add_parsers(sub, cmd_combat, cmd_roll, cmd_odds)
+    from tabletop.packimport import cli as import_cli
+
+    import_cli.add_parsers(sub)
     return p
 
 

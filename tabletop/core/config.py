@@ -18,7 +18,7 @@ from pathlib import Path
 
 from tabletop.core.errors import UserError
 from tabletop.core.i18n import t
-from tabletop.core.paths import DATA_DIR
+from tabletop.core.paths import DATA_DIR, RULES_DIR
 
 
 class ConfigError(UserError):
@@ -27,6 +27,7 @@ class ConfigError(UserError):
 
 @dataclass(frozen=True)
 class Config:
+    rules_dir: Path  # the rule packs (rules/ in the checkout)
     rules_db: Path
     state_db: str  # a file path or a postgresql:// URL
     state_pool_size: int
@@ -76,6 +77,8 @@ def _switch(name: str, text: str) -> bool:
 
 # (field, variable, default, reader). A default is text, as the variable would hold it.
 VARIABLES: tuple[tuple[str, str, Callable[[], str], Callable[[str, str], object]], ...] = (
+    # the rule packs; a folder outside the checkout (a volume) keeps imported packs across images
+    ("rules_dir", "RULES_DIR", lambda: str(RULES_DIR), _path),
     ("rules_db", "RULES_DB", lambda: str(DATA_DIR / "rules.db"), _path),
     ("state_db", "STATE_DB", lambda: str(DATA_DIR / "state.db"), _text),
     # one connection per worker thread; a dozen processes at 8 stay under PostgreSQL's default
@@ -128,6 +131,10 @@ def setting(field: str, env: Mapping[str, str] | None = None) -> object:
         if name_of_field == field:
             return read(name, env.get(name) or default())
     raise KeyError(field)
+
+
+def rules_dir() -> Path:
+    return Path(str(setting("rules_dir")))
 
 
 def rules_db_path() -> Path:

@@ -9,6 +9,10 @@ from __future__ import annotations
 import re
 import unicodedata
 
+# Steps are numbered i., ii., iii. … as the TI4 glossary numbers them: every view (answers, the
+# website, the fidelity check, the importer) writes and reads them from this one list.
+ROMAN = ("i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi", "xii", "xiii", "xiv", "xv")
+
 _HANGUL_FIRST, _HANGUL_LAST = 0xAC00, 0xD7A3
 _CHOSEONG = "ㄱㄲㄴㄷㄸㄹㅁㅂㅃㅅㅆㅇㅈㅉㅊㅋㅌㅍㅎ"
 _JUNGSEONG = "ㅏㅐㅑㅒㅓㅔㅕㅖㅗㅘㅙㅚㅛㅜㅝㅞㅟㅠㅡㅢㅣ"

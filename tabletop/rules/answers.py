@@ -30,6 +30,7 @@ from tabletop.core.render import (
     paginate,
     truncate_label,
 )
+from tabletop.core.text import ROMAN
 from tabletop.rules import links
 from tabletop.rules.compendium import DEFAULT_GAME, Compendium, RelatedTopic
 from tabletop.rules.packs import Rule, Section
@@ -38,7 +39,6 @@ from tabletop.rules.search import MAX_QUERY_CHARS, MissingTopic, Result
 if TYPE_CHECKING:
     from tabletop.core.commands import Context
 
-ROMAN = ["i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi", "xii", "xiii", "xiv", "xv"]
 MAX_RELATED_BUTTONS = 5
 
 # Buttons and menus that open a section (a related topic, a search result, a roll's rules): the

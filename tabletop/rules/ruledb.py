@@ -17,9 +17,8 @@ from pathlib import Path
 
 import sqlite_utils
 
-from tabletop.core import text
+from tabletop.core import config, text
 from tabletop.core.config import rules_db_path
-from tabletop.core.paths import RULES_DIR
 from tabletop.rules import crossling, dense, morph
 from tabletop.rules.packs import Pack, PackError, Section, load_packs
 
@@ -40,12 +39,14 @@ BUILD_CODE = (
 )
 
 
-def source_files(rules_dir: Path = RULES_DIR) -> list[Path]:
+def source_files(rules_dir: Path | None = None) -> list[Path]:
+    rules_dir = rules_dir or config.rules_dir()
     return sorted(rules_dir.rglob("*.yaml"))
 
 
-def content_hash(rules_dir: Path = RULES_DIR) -> str:
+def content_hash(rules_dir: Path | None = None) -> str:
     """A hash of every YAML source and of the code that turns them into the database."""
+    rules_dir = rules_dir or config.rules_dir()
     h = hashlib.sha256(f"{SCHEMA_VERSION}\0{dense.MODEL_ID}".encode())
     for module in BUILD_CODE:  # a new tokeniser or layout also needs a rebuild
         h.update(module.read_bytes() if module.exists() else b"")  # a damaged install still builds
@@ -92,8 +93,9 @@ def _parts(pack: Pack) -> list[tuple[Section, str | None, str, str]]:
     return out
 
 
-def passages(rules_dir: Path = RULES_DIR) -> list[str]:
+def passages(rules_dir: Path | None = None) -> list[str]:
     """Every passage the embedding model reads, in every pack (tools/ship_vectors.py ships them)."""
+    rules_dir = rules_dir or config.rules_dir()
     return [passage for pack in load_packs(rules_dir) for *_, passage in _parts(pack)]
 
 
@@ -252,8 +254,9 @@ def _write_lexicon(db: sqlite_utils.Database, p: Pack) -> None:
     )
 
 
-def build(rules_dir: Path = RULES_DIR, db_path: Path | None = None) -> dict:
+def build(rules_dir: Path | None = None, db_path: Path | None = None) -> dict:
     """Validate every pack and write a fresh database; raise PackError and keep the old one."""
+    rules_dir = rules_dir or config.rules_dir()
     db_path = Path(db_path or rules_db_path())
     started = time.perf_counter()
     packs = load_packs(rules_dir)
@@ -304,8 +307,9 @@ def stored_hash(db_path: Path) -> str | None:
     return row[0] if row else None
 
 
-def ensure(rules_dir: Path = RULES_DIR, db_path: Path | None = None) -> Path:
+def ensure(rules_dir: Path | None = None, db_path: Path | None = None) -> Path:
     """Return a database path that matches the YAML, rebuilding it first if the YAML changed."""
+    rules_dir = rules_dir or config.rules_dir()
     db_path = Path(db_path or rules_db_path())
     if stored_hash(db_path) != content_hash(rules_dir):
         build(rules_dir, db_path)
@@ -321,8 +325,9 @@ class Status:
     kind: str = ""  # "" | "invalid" (the packs have problems) | "unwritable" (cannot rebuild)
 
 
-def packs_valid(rules_dir: Path = RULES_DIR) -> bool:
+def packs_valid(rules_dir: Path | None = None) -> bool:
     """Whether the packs load (the build would start): read before saying a build is under way."""
+    rules_dir = rules_dir or config.rules_dir()
     try:
         load_packs(rules_dir)
     except (PackError, OSError):
@@ -330,9 +335,10 @@ def packs_valid(rules_dir: Path = RULES_DIR) -> bool:
     return True
 
 
-def ensure_served(rules_dir: Path = RULES_DIR, db_path: Path | None = None) -> Status:
+def ensure_served(rules_dir: Path | None = None, db_path: Path | None = None) -> Status:
     """Like ensure, for a running bot: when the packs changed but cannot be built (invalid, or a
     read-only filesystem), keep answering from the database that is there, and say why."""
+    rules_dir = rules_dir or config.rules_dir()
     db_path = Path(db_path or rules_db_path())
     stored = stored_hash(db_path)
     try:

@@ -17,12 +17,12 @@ from pathlib import Path
 import jinja2
 
 from tabletop.core.i18n import lang, t
+from tabletop.core.text import ROMAN
 from tabletop.rules import links, ruledb
 from tabletop.rules.compendium import Compendium
 from tabletop.site import search_index
 
 HERE = Path(__file__).parent
-ROMAN = ["i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi", "xii", "xiii", "xiv", "xv"]
 
 
 def _environment(locale: str) -> jinja2.Environment:

@@ -129,7 +129,7 @@ LAYERS = (
     {"tabletop.store"},
     {"tabletop.rules"},
     {"tabletop.combat"},
-    {"tabletop.agenda", "tabletop.galaxy_trucker", "tabletop.site", "tabletop.builtin"},
+    {"tabletop.agenda", "tabletop.galaxy_trucker", "tabletop.site", "tabletop.builtin", "tabletop.packimport"},
     {"tabletop.features"},
     {"tabletop.console"},
     {"cogs"},

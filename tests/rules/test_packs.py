@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 import yaml
-from fidelity import PACK_SEEDS, compare, first_difference, pack_lines, seed_lines, squash
+from fidelity import PACK_SEEDS, compare, pack_lines, seed_lines
 
 from tabletop.core.paths import RULES_DIR
+from tabletop.packimport.fidelity import first_difference, squash
 from tabletop.rules.packs import PackError, load_pack, load_packs
 
 

@@ -1,0 +1,187 @@
+"""Blocks cut into sections and rules in the packs' schema (rules/<pack>/*.yaml), with notes of
+every guess for the report. The words are the blocks' words: nothing is added but numbers."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from tabletop.core.text import ROMAN
+from tabletop.packimport.outline import Block, lead_term, looks_like_heading, split_kind
+
+# Lead-in paragraphs ("Term: text") this many or more, making up at least half of a body's
+# paragraphs, are a glossary of their own sections: two could be a pair of conditions.
+LEAD_IN_RUN = 3
+
+
+@dataclass(frozen=True)
+class Note:
+    """One line of the report: what was decided at a line of the file (key: an i18n key)."""
+
+    line: int
+    key: str
+    values: dict = field(default_factory=dict)
+
+
+@dataclass
+class Draft:
+    sections: list[dict]  # each a section file's fields, in document order
+    numbering: str  # "source" when the document prints its numbers, else "generated"
+    notes: list[Note]
+
+
+def section_level(blocks: list[Block]) -> int:
+    """The heading level that cuts sections: the outermost one used more than once (a lone
+    outer heading is the document's title), so deeper headings head rules inside them."""
+    counts = Counter(b.level for b in blocks if b.kind == "heading")
+    repeated = sorted(level for level, n in counts.items() if n > 1)
+    return repeated[0] if repeated else min(counts, default=1)
+
+
+def cut(blocks: list[Block], printed: bool, title: str) -> Draft:
+    if printed:  # only numbered headings start sections; other headings stay text
+        blocks = [b if b.kind != "heading" or b.number else Block("para", b.text, b.line, lines=b.lines) for b in blocks]
+    level = section_level(blocks)
+    notes: list[Note] = []
+    groups: list[tuple[list[Block], list[Block]]] = []  # (headings that open it, its body)
+    heads: list[Block] = []
+    body: list[Block] = []
+    for block in blocks:
+        if block.kind == "heading" and block.level <= level:
+            if body or not groups and not heads:
+                groups.append((heads, body))
+                heads, body = [], []
+            heads.append(block)
+        else:
+            body.append(block)
+    groups.append((heads, body))
+    groups = [part for heads, body in groups for part in _lead_ins(heads, body, level)]
+    sections: list[dict] = []
+    for heads, body in groups:
+        if not heads and not body:
+            continue
+        number = int(heads[-1].number) if heads and heads[-1].number else (sections[-1]["number"] + 1 if sections else 0)
+        if printed and not heads:
+            number = 0  # the front matter, before the first printed section
+        elif not printed:
+            number = len(sections) + 1
+        sections.append(_section(heads, body, number, title, printed, notes))
+        for head in heads:
+            notes.append(Note(head.line, f"import.note.{head.how}", {"number": number, "title": head.text}))
+    return Draft(sections, "source" if printed else "generated", notes)
+
+
+def _lead_ins(heads: list[Block], body: list[Block], level: int) -> list[tuple[list[Block], list[Block]]]:
+    """A body that is mostly lead-in paragraphs ("행성: …", "유성군: …"), at least LEAD_IN_RUN
+    of them, is a glossary: each lead-in starts a section of its own, titled by its term."""
+    paragraphs = [b for b in body if b.kind == "para"]
+    leads = [b for b in paragraphs if lead_term(b)]
+    if len(leads) < LEAD_IN_RUN or 2 * len(leads) < len(paragraphs):
+        return [(heads, body)]
+    out: list[tuple[list[Block], list[Block]]] = []
+    first = body.index(leads[0])
+    if first:
+        out.append((heads, body[:first]))
+        heads = []
+    for block in body[first:]:
+        if block in leads:
+            head = Block("heading", block.text, block.line, level, "lead-in", lines=block.lines, term=lead_term(block))
+            out.append(([*heads, head], []))
+            heads = []
+        else:
+            out[-1][1].append(block)
+    return out
+
+
+def _section(heads: list[Block], body: list[Block], number: int, title: str, printed: bool, notes: list[Note]) -> dict:
+    out: dict = {"id": str(number), "number": number}
+    if heads and heads[-1].how == "lead-in":  # the paragraph is the section's first rule
+        out["title"], out["title_from"] = heads[-1].term, "inline"
+        body = [Block("para", heads[-1].text, heads[-1].line), *body]
+    elif heads:
+        out["title"], kind = split_kind(heads[-1].text)
+        if kind:
+            out["kind"] = kind
+    else:
+        out["title"], out["title_from"] = title, "editor"
+    if len(heads) > 1:
+        out["part"] = " ".join(h.text for h in heads[:-1])
+    rules, intro = (_printed_rules if printed else _generated_rules)(body, number, notes)
+    if intro:
+        out["intro"] = "\n".join(intro)
+    if rules:
+        out["rules"] = rules
+    if not rules and not intro:  # a heading with nothing under it: its own line is its text
+        out["intro"], out["title_from"] = heads[-1].text, "inline"
+        out.pop("kind", None)
+    return out
+
+
+def _item(block: Block, rule: dict) -> dict:
+    if block.kind == "row":
+        return {"row": block.text.split("\t")}
+    if block.kind == "step":
+        done = sum(1 for item in rule.get("items", []) if "step" in item)
+        if done < len(ROMAN) and ROMAN[done] == block.number:
+            return {"step": block.text}
+        return {"para": f"{block.number}. {block.text}"}  # out of order: kept as written
+    return {"bullet" if block.kind == "bullet" else "para": block.text}
+
+
+def _add_item(rule: dict, block: Block) -> None:
+    rule.setdefault("items", []).append(_item(block, rule))
+
+
+def _generated_rules(body: list[Block], number: int, notes: list[Note]) -> tuple[list[dict], list[str]]:
+    rules: list[dict] = []
+    for block in body:
+        current = rules[-1] if rules else None
+        if block.kind == "heading":  # a heading inside the section heads the rules after it
+            rules.append({"id": "", "heading": block.text})
+            notes.append(Note(block.line, "import.note.subheading", {"title": block.text}))
+        elif (
+            block.kind == "para"
+            and current is not None
+            and "heading" in current
+            and "text" not in current
+            and "items" not in current
+        ):
+            current["text"] = block.text
+        elif block.kind == "para" or current is None:
+            rule: dict = {"id": ""}
+            if block.kind == "row":
+                rule["items"] = [_item(block, rule)]
+            else:
+                rule["text"] = block.text if block.kind != "step" else f"{block.number}. {block.text}"
+            rules.append(rule)
+        else:
+            _add_item(current, block)
+    for index, rule in enumerate(rules, 1):
+        rule["id"] = f"{number}.{index}"
+    return [_ordered(r) for r in rules], []
+
+
+def _printed_rules(body: list[Block], number: int, notes: list[Note]) -> tuple[list[dict], list[str]]:
+    rules: list[dict] = []
+    intro: list[str] = []
+    seen: set[str] = set()
+    for block in body:
+        if block.number and block.kind == "para" and block.number not in seen:
+            seen.add(block.number)
+            short = looks_like_heading(block.text)
+            rules.append({"id": block.number, "heading" if short else "text": block.text})
+            continue
+        if block.number and block.kind == "para":  # the same number twice: kept as text
+            notes.append(Note(block.line, "import.note.repeated", {"rule": block.number}))
+            block = Block("para", f"{block.number} {block.text}", block.line)
+        if not rules:
+            marker = {"bullet": "• ", "step": f"{block.number}. "}.get(block.kind, "")
+            intro.append(marker + block.text)
+        else:
+            _add_item(rules[-1], block)
+    return [_ordered(r) for r in rules], intro
+
+
+def _ordered(rule: dict) -> dict:
+    """A rule's fields in the order the packs write them."""
+    return {k: rule[k] for k in ("id", "heading", "text", "items") if k in rule}

@@ -1,0 +1,146 @@
+"""`bot.py pack import`: a document into rules/<id>/, checked before anything is written.
+
+The pack is written into a hidden folder beside the others, loaded with the packs' own
+validator and compared character by character with the document; only then is it moved into
+place, so a failed import leaves the rules folder as it was.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import tempfile
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from tabletop.core.errors import UserError
+from tabletop.core.i18n import t
+from tabletop.packimport import outline, reader
+from tabletop.packimport.fidelity import first_difference, pack_lines, squash
+from tabletop.packimport.sections import Draft, Note, cut
+from tabletop.rules.packs import LANGUAGES, PACK_ID_RE, PackError, load_pack
+
+# A printed rule number's trailing dot (62.13.) is its punctuation, not text: the pack writes the
+# number as an id (62.13), as the shipped TI4 pack does with the same slips.
+_NUMBER_DOT = re.compile(r"^(\s*\d{1,3}\.\d{1,3})\.(?=\s)")
+MAX_ID = 40  # a pack id is typed in /settings game: and shown in lists; 40 keeps it readable
+
+
+@dataclass(frozen=True)
+class Imported:
+    pack_id: str
+    folder: Path
+    language: str
+    numbering: str
+    sections: list[dict]
+    notes: list[Note]
+    written: bool
+
+
+def guess_language(lines: list[reader.Line]) -> str:
+    """ko when Hangul outnumbers kana, ja when kana appear, en otherwise."""
+    counts = {"ko": 0, "ja": 0, "en": 0}
+    for line in lines:
+        for c in line.text:
+            name = unicodedata.name(c, "")
+            if name.startswith("HANGUL"):
+                counts["ko"] += 1
+            elif name.startswith(("HIRAGANA", "KATAKANA")):
+                counts["ja"] += 1
+            elif c.isascii() and c.isalpha():
+                counts["en"] += 1
+    if counts["ko"] or counts["ja"]:
+        return "ko" if counts["ko"] >= counts["ja"] else "ja"
+    return "en"
+
+
+def check_id(pack_id: str, rules_dir: Path, replace: bool) -> None:
+    if not PACK_ID_RE.match(pack_id) or len(pack_id) > MAX_ID:
+        raise UserError(t("import.bad_id", id=pack_id[:60], limit=MAX_ID))
+    if (rules_dir / pack_id).exists() and not replace:
+        raise UserError(t("import.exists", id=pack_id))
+
+
+def draft(source: Path, title: str | None) -> tuple[list[reader.Line], Draft, str]:
+    lines = reader.read_document(source)
+    blocks, printed = outline.blocks(lines)
+    first_heading = next((b.text for b in blocks if b.kind == "heading"), "")
+    name = (title or "").strip() or first_heading or source.stem
+    return lines, cut(blocks, printed, name), name
+
+
+def import_pack(
+    source: Path,
+    pack_id: str,
+    rules_dir: Path,
+    *,
+    language: str | None = None,
+    title: str | None = None,
+    dry_run: bool = False,
+    replace: bool = False,
+) -> Imported:
+    """Read, cut, check and (unless dry_run) write the pack; UserError says why not."""
+    check_id(pack_id, rules_dir, replace)
+    if language is not None and language not in LANGUAGES:
+        raise UserError(t("import.bad_language", languages=", ".join(LANGUAGES)))
+    lines, drafted, name = draft(source, title)
+    language = language or guess_language(lines)
+    meta = {
+        "id": pack_id,
+        "names": {code: name for code in LANGUAGES},
+        "language": language,
+        "numbering": drafted.numbering,
+        "source": f"{name} ({source.name})",
+        "credit": f"Imported from {source.name} with `bot.py pack import`: the text as the document gives it; "
+        "its rights stay with the document's owners.",
+    }
+    rules_dir.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{pack_id}-", dir=rules_dir))
+    try:
+        folder = staging / pack_id
+        _write(folder, meta, drafted.sections)
+        _check(folder, lines)
+        if not dry_run:
+            _move_into_place(folder, rules_dir / pack_id)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return Imported(pack_id, rules_dir / pack_id, language, drafted.numbering, drafted.sections, drafted.notes, not dry_run)
+
+
+def _write(folder: Path, meta: dict, drafted: list[dict]) -> None:
+    folder.mkdir()
+    _dump(folder / "pack.yaml", meta)
+    width = max(2, len(str(len(drafted))))
+    for index, section in enumerate(drafted, 1):
+        _dump(folder / f"{index:0{width}d}.yaml", section)
+
+
+def _dump(path: Path, data: dict) -> None:
+    text = yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=1_000_000)
+    path.write_text(text, encoding="utf-8")
+
+
+def _check(folder: Path, lines: list[reader.Line]) -> None:
+    """The packs' validator and the character-for-character comparison, or a sentence."""
+    try:
+        pack = load_pack(folder, folder.parent)
+    except PackError as exc:  # a defect of the importer, not of the document: say where
+        raise UserError(t("import.invalid", problem=exc.messages[0][:300])) from None
+    document = squash([_NUMBER_DOT.sub(r"\1", line.text) for line in lines])
+    ours = squash(pack_lines(pack))
+    if document != ours:
+        raise UserError(t("import.unfaithful", where=first_difference(document, ours)))
+
+
+def _move_into_place(folder: Path, target: Path) -> None:
+    old = None
+    if target.exists():  # --replace: the old pack is moved aside, then removed once the new one is in
+        old = target.with_name(f".{target.name}.replaced")
+        shutil.rmtree(old, ignore_errors=True)
+        target.rename(old)
+    folder.rename(target)
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)

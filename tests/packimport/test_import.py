@@ -1,0 +1,213 @@
+"""`bot.py pack import`: a rulebook cut into a pack that holds every character of it, sections
+where the hand-made packs have them, searchable at once, and refusals that write nothing."""
+
+from __future__ import annotations
+
+import re
+import shutil
+
+import pytest
+import yaml
+from boundaries import agreement, starts
+from fidelity import PACK_SEEDS, RELATED_PREFIX, SEEDS
+from run_bot import run_bot
+
+from tabletop.core.errors import UserError
+from tabletop.core.paths import RULES_DIR
+from tabletop.packimport.fidelity import pack_lines, squash
+from tabletop.packimport.writer import import_pack
+from tabletop.rules import answers, ruledb
+from tabletop.rules.compendium import Compendium
+from tabletop.rules.packs import load_pack
+
+# The share of the hand-made packs' sections an import must also start (pooled over the five
+# seeds, as the issue asks), and the least any one seed may fall to (today's figures: 0.86-1.00).
+POOLED_FLOOR = 0.90
+EACH_FLOOR = 0.80
+
+
+@pytest.fixture(scope="module")
+def imported(tmp_path_factory) -> dict[str, tuple]:
+    """Every seed imported as it comes, beside its hand-made pack."""
+    root = tmp_path_factory.mktemp("imports")
+    out = {}
+    for pack_id, (seed, _) in PACK_SEEDS.items():
+        done = import_pack(SEEDS / seed, pack_id, root)
+        out[pack_id] = (done, load_pack(root / pack_id, root), load_pack(RULES_DIR / pack_id))
+    return out
+
+
+def test_every_seed_imports_with_every_character_in_order(imported):
+    for pack_id, (done, pack, _) in imported.items():
+        seed = (SEEDS / PACK_SEEDS[pack_id][0]).read_text(encoding="utf-8")
+        # the check the writer made, made again here: the pack's characters are the file's
+        # (a printed number's trailing dot apart: 62.13. is rule 62.13)
+        document = squash([re.sub(r"^(\d+\.\d+)\.(?=\s)", r"\1", line) for line in seed.splitlines()])
+        assert squash(pack_lines(pack)) == document, pack_id
+        assert done.written and len(pack.sections) == len(done.sections)
+
+
+def test_imports_start_sections_where_the_hand_made_packs_do(imported):
+    found = total = 0
+    for pack_id, (_, pack, hand) in imported.items():
+        prefix = RELATED_PREFIX.get(pack_id, "")
+        document = squash(pack_lines(pack))
+        base = document.find(squash(pack_lines(hand, prefix))[:40])  # TI4's pack leaves out the front matter
+        hand_starts = [base + x for x in starts(hand, prefix)]
+        recall, _ = agreement(hand_starts, starts(pack))
+        assert recall >= EACH_FLOOR, (pack_id, recall)
+        found += round(recall * len(hand_starts))
+        total += len(hand_starts)
+    assert found / total >= POOLED_FLOOR, found / total
+
+
+def test_the_glossary_keeps_its_printed_numbers(imported):
+    done, pack, hand = imported["ti4"]
+    assert pack.numbering == "source"
+    numbers = {s.number for s in pack.sections}
+    assert set(range(62, 90)) <= numbers
+    bombard = next(s for s in pack.sections if s.number == 79)
+    assert (bombard.title, bombard.kind) == ("폭격", "유닛 능력")
+    hand_bombard = next(s for s in hand.sections if s.number == 79)
+    assert [r.id for r in bombard.rules] == [r.id for r in hand_bombard.rules]
+    assert bombard.rules[0].text == hand_bombard.rules[0].text
+
+
+def test_markdown_headings_come_from_the_markup(tmp_path):
+    source = tmp_path / "house.md"
+    source.write_text(
+        "# House rules\n\nOur table's rules.\n\n## Setup\n\nDeal five cards.\n\n```\n# not a heading\n```\n\n"
+        "## Turns\n\nPlay one card.\n\n- Draw after playing.\n- Pass clockwise.\n\nScoring\n-------\n\nCount points.\n",
+        encoding="utf-8",
+    )
+    done = import_pack(source, "house", tmp_path / "rules", language="en")
+    pack = load_pack(tmp_path / "rules" / "house", tmp_path)
+    titles = [s.title for s in pack.sections]
+    assert titles == ["House rules", "Setup", "Turns", "Scoring"] and pack.numbering == "generated"
+    setup = pack.sections[1]
+    assert "# not a heading" in " ".join(r.text for r in setup.rules)
+    turns = pack.sections[2]
+    assert [i.kind for i in turns.rules[0].items] == ["bullet", "bullet"]
+    assert done.language == "en"
+
+
+def test_a_word_file_reads_its_heading_styles_and_tables(tmp_path):
+    import docx
+
+    document = docx.Document()
+    document.add_heading("보드게임", 0)
+    document.add_heading("준비", 1)
+    document.add_paragraph("카드를 섞습니다.")
+    document.add_heading("점수", 1)
+    document.add_paragraph("점수표는 아래와 같습니다.")
+    table = document.add_table(rows=2, cols=2)
+    table.cell(0, 0).text, table.cell(0, 1).text = "1등", "5점"
+    table.cell(1, 0).text, table.cell(1, 1).text = "2등", "3점"
+    source = tmp_path / "game.docx"
+    document.save(source)
+    done = import_pack(source, "board", tmp_path / "rules")
+    pack = load_pack(tmp_path / "rules" / "board", tmp_path)
+    assert done.language == "ko"
+    assert [s.title for s in pack.sections] == ["준비", "점수"] and pack.sections[0].part == "보드게임"
+    rows = [i.cells for r in pack.sections[1].rules for i in r.items if i.kind == "row"]
+    assert rows == [["1등", "5점"], ["2등", "3점"]]
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "pack_id", "key"),
+    [
+        ("empty.txt", b"", "x", "import.empty"),
+        ("blank.md", b"\n  \n\t\n", "x", "import.empty"),
+        ("binary.txt", b"\x89PNG\r\n\x1a\n\x00\x00", "x", "import.binary"),
+        ("latin.txt", "café rules".encode("latin-1"), "x", "import.not_utf8"),
+        ("broken.docx", b"PK\x03\x04 not a zip", "x", "import.binary"),
+        ("rules.pdf", b"%PDF-1.7", "x", "import.pdf"),
+        ("rules.odt", b"text", "x", "import.kind"),
+        ("ok.txt", "규칙\n\n카드를 섞습니다.\n".encode(), "../escape", "import.bad_id"),
+        ("ok.txt", "규칙\n\n카드를 섞습니다.\n".encode(), "a/b", "import.bad_id"),
+        ("ok.txt", "규칙\n\n카드를 섞습니다.\n".encode(), "Ti4", "import.bad_id"),
+        ("ok.txt", "규칙\n\n카드를 섞습니다.\n".encode(), "ti4", "import.exists"),
+    ],
+)
+def test_bad_input_gets_a_sentence_and_writes_nothing(tmp_path, name, content, pack_id, key):
+    from tabletop.core.i18n import catalogue
+
+    rules = tmp_path / "rules"
+    shutil.copytree(RULES_DIR / "ti4", rules / "ti4")
+    before = sorted(p.relative_to(rules) for p in rules.rglob("*"))
+    source = tmp_path / name
+    source.write_bytes(content)
+    with pytest.raises(UserError) as caught:
+        import_pack(source, pack_id, rules)
+    template = catalogue("ko")[key].split("{")[0]
+    assert caught.value.message.startswith(template), caught.value.message
+    assert sorted(p.relative_to(rules) for p in rules.rglob("*")) == before
+
+
+def test_replace_swaps_the_pack_and_dry_run_writes_nothing(tmp_path):
+    rules = tmp_path / "rules"
+    first, second = tmp_path / "a.txt", tmp_path / "b.txt"
+    first.write_text("준비\n\n카드를 섞습니다.\n", encoding="utf-8")
+    second.write_text("진행\n\n차례대로 한 장씩 냅니다.\n", encoding="utf-8")
+    import_pack(first, "mine", rules)
+    dry = import_pack(second, "mine", rules, replace=True, dry_run=True)
+    assert not dry.written and load_pack(rules / "mine", tmp_path).sections[0].title == "준비"
+    import_pack(second, "mine", rules, replace=True)
+    assert load_pack(rules / "mine", tmp_path).sections[0].title == "진행"
+    assert sorted(p.name for p in rules.iterdir()) == ["mine"]  # no staging or old copy left
+
+
+def test_an_imported_pack_is_searchable_at_once(tmp_path):
+    """No lexicon: numbers, titles and questions find its rules through the dense ranker too."""
+    rules = tmp_path / "rules"
+    shutil.copytree(RULES_DIR, rules)
+    import_pack(SEEDS / PACK_SEEDS["ti4"][0], "glossary", rules, title="용어 사전")
+    db = tmp_path / "rules.db"
+    ruledb.build(rules, db)
+    comp = Compendium(db)
+    assert "glossary" in comp.packs
+    answer = answers.lookup(comp, "79.1", "glossary")
+    assert answer.section.number == 79 and answer.rule == "79.1"
+    assert comp.search.search("폭격", "glossary", limit=1)[0].section == "79"
+    top = [r.section for r in comp.search.search("함대 지원고를 넘는 함선은 어떻게 돼?", "glossary", limit=3)]
+    assert "81" in top
+
+
+def test_the_command_line_imports_and_the_console_answers_from_it(cli_env, tmp_path):
+    rules = tmp_path / "rules"
+    shutil.copytree(RULES_DIR, rules)
+    env = {**cli_env, "RULES_DIR": str(rules)}
+    source = tmp_path / "house.md"
+    source.write_text(
+        "# 우리 집 규칙\n\n## 간식 규칙\n\n간식은 차례가 끝난 사람만 먹습니다.\n\n## 휴식\n\n두 라운드마다 5분 쉽니다.\n",
+        encoding="utf-8",
+    )
+    dry = run_bot(["pack", "import", str(source), "--id", "house", "--dry-run", "--locale", "en"], env)
+    assert dry.returncode == 0 and "--dry-run" in dry.stdout and not (rules / "house").exists()
+    done = run_bot(["pack", "import", str(source), "--id", "house"], env)
+    assert done.returncode == 0, done.stderr
+    assert "섹션 2개" in done.stdout and (rules / "house" / "pack.yaml").exists()
+    meta = yaml.safe_load((rules / "house" / "pack.yaml").read_text(encoding="utf-8"))
+    assert meta["names"]["ko"] == "우리 집 규칙" and meta["language"] == "ko"
+    again = run_bot(["pack", "import", str(source), "--id", "house"], env)
+    assert again.returncode == 1 and "--replace" in again.stderr and "Traceback" not in again.stderr
+    out = run_bot(["console"], env, stdin="/settings game:house\n간식은 언제 먹어?\n/rule 휴식 game:house\n")
+    assert out.returncode == 0, out.stderr
+    assert "간식은 차례가 끝난 사람만 먹습니다." in out.stdout
+    assert "두 라운드마다 5분 쉽니다." in out.stdout
+
+
+def test_the_website_includes_an_imported_pack(tmp_path):
+    from tabletop.site import build
+
+    rules = tmp_path / "rules"
+    shutil.copytree(RULES_DIR / "ti4", rules / "ti4")
+    source = tmp_path / "house.txt"
+    source.write_text("간식 규칙\n\n간식은 차례가 끝난 사람만 먹습니다.\n", encoding="utf-8")
+    import_pack(source, "house", rules)
+    db = tmp_path / "rules.db"
+    ruledb.build(rules, db)
+    out = tmp_path / "site"
+    build.build(Compendium(db), out)
+    pages = "".join(p.read_text(encoding="utf-8") for p in (out / "house").rglob("*.html"))
+    assert "간식은 차례가 끝난 사람만 먹습니다." in pages
