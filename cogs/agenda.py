@@ -24,7 +24,7 @@ from tabletop.core import commands as core
 from tabletop.core.components import Component, Press
 
 from . import workers
-from .components import add_components
+from .components import card_of
 from .registry import component_presenter, presenter
 from .ui import context, send_kwargs
 
@@ -48,10 +48,8 @@ async def current_lock(ctx: core.Context) -> asyncio.Lock:
     return lock_for(current.id if current else 0)
 
 
-def message_view(reply) -> discord.ui.View:
-    buttons = discord.ui.View(timeout=None)
-    add_components(buttons, reply)
-    return buttons
+def message_view(reply) -> discord.ui.LayoutView:
+    return card_of(reply)
 
 
 async def refresh_message(interaction: discord.Interaction, reply: AgendaReply) -> None:

@@ -22,7 +22,7 @@ from tabletop.core import commands as core
 from tabletop.core.render import Paged
 
 from . import workers
-from .components import add_components, send_followup, show_answer
+from .components import card_of, send_followup, show_answer
 from .registry import COMPLETERS, PRESENTERS, Completer
 from .ui import L, context, send_kwargs, speak_as_asked
 
@@ -39,9 +39,7 @@ async def show(interaction: discord.Interaction, cmd: core.Command, values: dict
     elif isinstance(answer, Paged):
         await send_followup(interaction, answer)
     else:
-        view = discord.ui.View(timeout=None)
-        add_components(view, answer)
-        await interaction.followup.send(**send_kwargs(answer, view), ephemeral=private or answer.ephemeral)
+        await interaction.followup.send(**send_kwargs(answer, card_of(answer)), ephemeral=private or answer.ephemeral)
 
 
 def annotation(opt: core.Option) -> Any:

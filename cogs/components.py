@@ -23,6 +23,7 @@ from tabletop.core.i18n import t
 from tabletop.core.render import Button, Paged, Reply, Select, page_step
 
 from . import workers
+from .cards import layout, links_only
 from .registry import COMPONENT_PRESENTERS
 from .ui import context, locale_of, plain_button, plain_select, reports_errors, send_kwargs
 
@@ -41,9 +42,7 @@ def files(reply: Reply) -> list[discord.File]:
 async def show_answer(interaction: discord.Interaction, answer: Paged | Reply, ephemeral: bool = False) -> None:
     """Send an answer as the first response: pages with their pager, or a reply with its buttons."""
     if not isinstance(answer, Paged):
-        view = discord.ui.View(timeout=None)
-        add_components(view, answer)
-        await interaction.response.send_message(ephemeral=ephemeral or answer.ephemeral, **send_kwargs(answer, view))
+        await interaction.response.send_message(ephemeral=ephemeral or answer.ephemeral, **send_kwargs(answer, card_of(answer)))
         return
     pager = Pager(answer, interaction.user.id)
     reply = answer.reply(ephemeral=ephemeral)
@@ -200,29 +199,26 @@ ITEMS: dict[str, type[discord.ui.DynamicItem]] = {name: dynamic_item(comp) for n
 DYNAMIC_ITEMS = list(ITEMS.values())
 
 
-def item_for(component: Button | Select, row: int) -> discord.ui.Item | None:
+def item_for(component: Button | Select) -> discord.ui.Item | None:
     """The discord.py item for a button or menu of a reply (None for one nobody declared)."""
     if isinstance(component, Button) and component.url:  # a link: Discord opens it, no callback
-        return discord.ui.Button(label=component.label, url=component.url, row=row)
+        return links_only(component)
     found = find(component.custom_id)
     if found is None:
         return None
     plain = plain_select(component) if isinstance(component, Select) else plain_button(component)
-    return ITEMS[found[0].name](plain, row=row)
+    return ITEMS[found[0].name](plain)
 
 
-def add_components(view: discord.ui.View, reply: Reply) -> None:
-    for row_index, row in enumerate(reply.rows):
-        for component in row:
-            item = item_for(component, row_index)
-            if item is not None:
-                view.add_item(item)
+def card_of(reply: Reply) -> discord.ui.LayoutView:
+    """The reply as a card with its persistent buttons and menus (any process answers them)."""
+    return layout(reply, make=item_for)
 
 
 # --- paging ---------------------------------------------------------------------------------
 
 
-class AuthorOnlyView(discord.ui.View):
+class AuthorOnlyView(discord.ui.LayoutView):
     """A view whose buttons answer only the person who asked."""
 
     def __init__(self, author_id: int, timeout: float | None = PAGER_TIMEOUT):
@@ -236,10 +232,14 @@ class AuthorOnlyView(discord.ui.View):
         await interaction.response.send_message(t("not_yours", locale_of(interaction)), ephemeral=True)
         return False
 
+    def settled(self) -> discord.ui.LayoutView:
+        """The card once its own buttons stop answering: the same text, without them."""
+        return discord.ui.LayoutView(timeout=None)
+
     async def on_timeout(self) -> None:
         if self.message is not None:
             with contextlib.suppress(discord.HTTPException):  # deleted, or an expired ephemeral message
-                await self.message.edit(view=None)
+                await self.message.edit(view=self.settled())
 
     async def on_error(self, interaction: discord.Interaction, error: Exception, item) -> None:
         await answer_error(interaction, error)
@@ -254,21 +254,20 @@ class Pager(AuthorOnlyView):
         self.page = answer.start
 
     def refresh(self) -> Pager:
-        self.clear_items()
-        reply = self.answer.reply(self.page)
-        for row_index, row in enumerate(reply.rows):
-            for component in row:
-                step = page_step(component.custom_id)
-                if step and isinstance(component, Button):
-                    button = plain_button(component)
-                    button.row = row_index
-                    button.callback = self._turn(step)  # type: ignore[method-assign,assignment]
-                    self.add_item(button)
-                else:
-                    item = item_for(component, row_index)
-                    if item is not None:
-                        self.add_item(item)
+        layout(self.answer.reply(self.page), self, self._item)
         return self
+
+    def _item(self, component: Button | Select) -> discord.ui.Item | None:
+        step = page_step(component.custom_id)
+        if step and isinstance(component, Button):
+            button = plain_button(component)
+            button.callback = self._turn(step)  # type: ignore[method-assign,assignment]
+            return button
+        return item_for(component)
+
+    def settled(self) -> discord.ui.LayoutView:
+        """The page being read stays; ◀ ▶ go, the other buttons (anyone's) stay."""
+        return layout(self.answer.reply(self.page), make=lambda c: None if page_step(c.custom_id) else item_for(c))
 
     def _turn(self, step: int) -> Callable[[discord.Interaction], Awaitable[None]]:
         async def turn(interaction: discord.Interaction) -> None:

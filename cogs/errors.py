@@ -9,9 +9,10 @@ import uuid
 import discord
 from discord import app_commands
 
+from cogs.cards import layout
 from tabletop.core.errors import UserError
 from tabletop.core.i18n import speaking, t
-from tabletop.core.render import COLOR_ERROR
+from tabletop.core.render import COLOR_ERROR, Embed, Reply
 
 log = logging.getLogger(__name__)
 
@@ -20,12 +21,12 @@ async def answer_error(interaction: discord.Interaction, error: Exception) -> No
     original = getattr(error, "original", error)
     with speaking(interaction.locale):  # in the asker's language, whichever task reports it
         message = _message(original)
-    embed = discord.Embed(description=message, color=COLOR_ERROR)
+    card = layout(Reply(embeds=[Embed(description=message, color=COLOR_ERROR)]))
     try:
         if interaction.response.is_done():
-            await interaction.followup.send(embed=embed, ephemeral=True)
+            await interaction.followup.send(view=card, ephemeral=True)
         else:
-            await interaction.response.send_message(embed=embed, ephemeral=True)
+            await interaction.response.send_message(view=card, ephemeral=True)
     except discord.HTTPException:
         log.warning("could not deliver an error message", exc_info=True)
 

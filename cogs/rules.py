@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Iterator
 
 import discord
 from discord import app_commands
@@ -21,7 +22,7 @@ from tabletop.rules.commands import for_message
 
 from . import workers
 from .commands import reach
-from .components import Pager, add_components, show_answer
+from .components import Pager, card_of, show_answer
 from .registry import completer
 from .ui import L, context, locale_of, send_kwargs, speak_as_asked
 
@@ -149,16 +150,23 @@ class RulesCog(commands.Cog):
             pager = Pager(reply, message.author.id)
             pager.message = await message.reply(**send_kwargs(reply.reply(), pager.refresh()), mention_author=False)
             return
-        view = discord.ui.View(timeout=None)
-        add_components(view, reply)
-        await message.reply(**send_kwargs(reply, view), mention_author=False)
+        await message.reply(**send_kwargs(reply, card_of(reply)), mention_author=False)
 
 
 def message_text(message: discord.Message) -> str:
-    """What a message says: its text, or its embeds' (another bot's answer) when it has none."""
+    """What a message says: its text, or (another bot's answer) its embeds' or its card's."""
     if message.content.strip():
         return message.content
-    return " ".join(part for e in message.embeds for part in (e.title, e.description) if part)
+    parts = [part for e in message.embeds for part in (e.title, e.description) if part]
+    return " ".join(parts + list(_card_text(getattr(message, "components", None) or [])))
+
+
+def _card_text(components) -> Iterator[str]:
+    """The text displays of a layout card, in order, however deep they sit."""
+    for c in components:
+        if isinstance(getattr(c, "content", None), str):
+            yield c.content
+        yield from _card_text(getattr(c, "children", None) or [])
 
 
 async def find_rule(interaction: discord.Interaction, message: discord.Message) -> None:

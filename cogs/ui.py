@@ -8,6 +8,7 @@ import logging
 
 import discord
 
+from cogs.cards import layout
 from cogs.errors import answer_error
 from tabletop.core import commands as core
 from tabletop.core.i18n import LOCALE, command_text, lang, t
@@ -31,20 +32,14 @@ def L(key: str) -> discord.app_commands.locale_str:
     return discord.app_commands.locale_str(command_text(key, "en") or key, key=key)
 
 
-def embeds(reply: Reply) -> list[discord.Embed]:
-    return [discord.Embed.from_dict(e.to_dict()) for e in reply.embeds]
-
-
-def send_kwargs(reply: Reply, view: discord.ui.View | None = None) -> dict:
+def send_kwargs(reply: Reply, view: discord.ui.LayoutView | None = None) -> dict:
+    """What to send or edit a message with: the reply as a card (`view`, or one with its links
+    only); no content and no embeds, which a card replaces (an older message edited into one
+    loses them)."""
     problems = check_limits(reply)
     if problems:  # the core pages every answer within the limits: this is a bug, say where
         log.error("a reply breaks Discord's limits: %s", "; ".join(problems))
-    kwargs: dict = {"embeds": embeds(reply)}
-    if reply.content:
-        kwargs["content"] = reply.content
-    if view is not None:
-        kwargs["view"] = view
-    return kwargs
+    return {"view": view if view is not None else layout(reply), "embeds": [], "content": None}
 
 
 def reports_errors(callback):

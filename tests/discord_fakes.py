@@ -8,6 +8,8 @@ from types import SimpleNamespace
 
 import discord
 
+from tabletop.core.render import FIELD, FOOTER, NOTE, SECTION, TEXT, TITLE, role
+
 
 @dataclass
 class Sent:
@@ -19,17 +21,65 @@ class Sent:
         return bool(self.kwargs.get("ephemeral"))
 
     @property
+    def cards(self) -> list[discord.Embed]:
+        """The message's layout cards read back as Discord shows them: each container's
+        displays by the id that says what they show (render.card), as embeds for the asserts."""
+        view = self.kwargs.get("view")
+        if not isinstance(view, discord.ui.LayoutView):
+            return []
+        out: dict[int, discord.Embed] = {}
+        for container in view.children:
+            if not isinstance(container, discord.ui.Container):
+                continue
+            for item in container.children:
+                if isinstance(item, discord.ui.TextDisplay | discord.ui.MediaGallery):
+                    index, shows = role(item.id or 0)
+                    embed = out.setdefault(index, discord.Embed(color=container.accent_color))
+                    _read(embed, shows, item)
+        return [out[k] for k in sorted(out)]
+
+    @property
+    def note(self) -> str:
+        """The line above the cards (or the plain content of a message without one)."""
+        view = self.kwargs.get("view")
+        notes = [i.content for i in view.walk_children() if getattr(i, "id", None) == NOTE] if view is not None else []
+        return notes[0] if notes else self.kwargs.get("content") or ""
+
+    @property
     def embed(self) -> discord.Embed:
         if "embed" in self.kwargs:
             return self.kwargs["embed"]
-        return self.kwargs["embeds"][0]
+        return (self.kwargs.get("embeds") or self.cards)[0]
 
     @property
     def text(self) -> str:
-        parts = [self.kwargs.get("content") or ""]
-        for e in self.kwargs.get("embeds") or ([self.kwargs["embed"]] if "embed" in self.kwargs else []):
+        parts = [self.note]
+        for e in self.kwargs.get("embeds") or ([self.kwargs["embed"]] if "embed" in self.kwargs else []) or self.cards:
             parts += [e.title or "", e.description or ""]
         return "\n".join(parts)
+
+    @property
+    def items(self) -> list:
+        """The message's buttons and menus, wherever they sit in its card."""
+        view = self.kwargs.get("view")
+        return [i for i in view.walk_children() if getattr(i, "custom_id", None) or getattr(i, "url", None)] if view else []
+
+
+def _read(embed: discord.Embed, shows: int, item) -> None:
+    """One display of a card into the embed that reads it back."""
+    if isinstance(item, discord.ui.MediaGallery):
+        embed.set_image(url=item.items[0].media.url)
+    elif shows == TITLE:
+        embed.title = item.content.removeprefix("### ")
+    elif shows == TEXT:
+        embed.description = item.content
+    elif shows >= SECTION:  # a section continues the text, as a person reads the card
+        embed.description = "\n".join(x for x in (embed.description, item.content) if x)
+    elif shows == FOOTER:
+        embed.set_footer(text=item.content.removeprefix("-# "))
+    elif shows >= FIELD:
+        name, _, value = item.content.partition("\n")
+        embed.add_field(name=name.removeprefix("**").removesuffix("**"), value=value)
 
 
 class FakeResponse:
@@ -211,7 +261,13 @@ def user_installed(bot, user: FakeUser, where: str = "dm") -> FakeInteraction:
     )
 
 
-def chat_message(content: str, embeds: list | None = None) -> SimpleNamespace:
+def chat_message(content: str, embeds: list | None = None, card: discord.ui.LayoutView | None = None) -> SimpleNamespace:
     """A message someone posted, as a message command receives it (its text resolved by Discord
-    itself: no Message Content intent)."""
-    return SimpleNamespace(id=next(_INTERACTION_IDS), content=content, embeds=embeds or [], author=FakeUser(5, "Eve"))
+    itself: no Message Content intent); `card`: a layout message, its components as Discord
+    sends them back."""
+    from discord.components import _component_factory
+
+    components = [_component_factory(c) for c in card.to_components()] if card is not None else []
+    return SimpleNamespace(
+        id=next(_INTERACTION_IDS), content=content, embeds=embeds or [], components=components, author=FakeUser(5, "Eve")
+    )

@@ -26,3 +26,35 @@ def run_bot(
         cwd=cwd,
         timeout=timeout,
     )
+
+
+def card_parts(payload: dict, embed: int = 0) -> dict[str, str]:
+    """A printed card payload's displays by what they show ("title", "description" with the
+    sections after it, "footer"), read by their ids (render.card), as a person reads the card."""
+    from tabletop.core.render import FOOTER, SECTION, TEXT, TITLE, role
+
+    names = {TITLE: "title", TEXT: "description", FOOTER: "footer"}
+    out: dict[str, str] = {}
+    stack = list(payload["components"])
+    while stack:
+        c = stack.pop(0)
+        stack += c.get("components") or []
+        if c["type"] == 10 and "id" in c:
+            index, shows = role(c["id"])
+            if index == embed and shows in names:
+                out[names[shows]] = c["content"].removeprefix("### ").removeprefix("-# ")
+            elif index == embed and shows >= SECTION:  # a section continues the text
+                out["description"] = "\n".join(x for x in (out.get("description"), c["content"]) if x)
+    return out
+
+
+def card_buttons(payload: dict) -> list[str]:
+    """The custom_ids of a printed card's buttons and menus, in order."""
+    found: list[str] = []
+    stack = list(payload["components"])
+    while stack:
+        c = stack.pop(0)
+        stack = (c.get("components") or []) + stack
+        if c["type"] in (2, 3) and "custom_id" in c:
+            found.append(c["custom_id"])
+    return found

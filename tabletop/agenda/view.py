@@ -58,14 +58,16 @@ def agenda_embed(agenda: Agenda) -> Embed:
     lines = [f"*{t(f'agenda.type.{agenda.outcome_type}', loc)}*"]
     if agenda.secret:
         lines[0] += f" · 🔒 {t('agenda.secret', loc)}"
+    head, lines = lines, []  # the outcomes are sections of their own (one part each in a card)
     if agenda.hidden:
-        lines += [f"**{escape_md(outcome_label(o, loc))}**" for o in agenda.outcomes]
+        outcomes = [f"**{escape_md(outcome_label(o, loc))}**" for o in agenda.outcomes]
         voted = [escape_md(b.voter_name) for b in agenda.ballots]
         lines.append(t("agenda.voted", loc, n=len(voted)) + (f": {_some(voted, loc)}" if voted else ""))
     else:
+        outcomes = []
         for outcome in agenda.outcomes:
             voters = [f"{escape_md(b.voter_name)} {b.votes}" for b in agenda.ballots if b.outcome == outcome]
-            lines.append(
+            outcomes.append(
                 f"**{escape_md(outcome_label(outcome, loc))}** — {t('agenda.votes', loc, n=tally.get(outcome, 0))}"
                 + (f" · {_some(voters, loc)}" if voters else "")
             )
@@ -108,9 +110,11 @@ def agenda_embed(agenda: Agenda) -> Embed:
         if r.get("predicted_right"):
             lines.append(t("agenda.predicted_right", loc, names=", ".join(escape_md(n) for n in r["predicted_right"])))
     status = t(f"agenda.status.{agenda.status}", loc)
+    rest = "\n".join(lines).strip("\n")
     return Embed(
         title=truncate_label(title, 256),
-        description="\n".join(lines),
+        description="\n".join(head),
+        sections=outcomes + ([rest] if rest else []),
         fields=fields,
         footer=f"#{agenda.id} · {status}",
         color=COLOR_RULE if agenda.open else COLOR_OK,

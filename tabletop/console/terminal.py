@@ -104,8 +104,8 @@ def render(console: Console, reply: Reply, numbered: list[Choice]) -> None:
     for embed in reply.embeds:
         if embed.title:
             console.print(Text(harmless(embed.title), style="bold cyan"))
-        if embed.description:
-            for line in block(embed.description):
+        for text in (embed.description, *embed.sections):
+            for line in block(text) if text else []:
                 console.print(line)
         if embed.fields:  # name and value side by side, as Discord shows inline fields
             table = Table(show_header=False, box=box.SIMPLE_HEAD, padding=(0, 1), show_edge=False)

@@ -1,6 +1,6 @@
 """Answers as library-neutral pages: embeds, buttons and selects described as plain data that
 fits every Discord limit. The Discord cogs turn them into discord.py objects; the console prints
-them; ``payload()`` gives the exact JSON Discord receives.
+them; ``payload()`` gives the exact JSON Discord receives (a layout card: see card()).
 """
 
 from __future__ import annotations
@@ -83,23 +83,18 @@ class Embed:
     footer: str = ""
     color: int = COLOR_RULE
     image: str = ""  # "attachment://chart.png": a file sent with the message
+    # blocks after the description, each a part of its own in a card (an agenda's outcomes);
+    # read one after another, they continue the description
+    sections: list[str] = field(default_factory=list)
+
+    @property
+    def body(self) -> str:
+        """The description and its sections, as one reads them."""
+        return "\n".join(x for x in (self.description, *self.sections) if x)
 
     def total(self) -> int:
-        return len(self.title) + len(self.description) + len(self.footer) + sum(len(n) + len(v) for n, v in self.fields)
-
-    def to_dict(self) -> dict:
-        d: dict = {"type": "rich", "color": self.color}
-        if self.title:
-            d["title"] = self.title
-        if self.description:
-            d["description"] = self.description
-        if self.fields:
-            d["fields"] = [{"name": n, "value": v, "inline": False} for n, v in self.fields]
-        if self.footer:
-            d["footer"] = {"text": self.footer}
-        if self.image:
-            d["image"] = {"url": self.image}
-        return d
+        texts = (self.title, self.description, self.footer, *self.sections)
+        return sum(len(x) for x in texts) + sum(len(n) + len(v) for n, v in self.fields)
 
 
 @dataclass
@@ -174,13 +169,8 @@ class Reply:
     follow_ups: list[Reply] = field(default_factory=list)  # messages of their own, posted after this one
 
     def payload(self) -> dict:
-        d: dict = {"content": self.content or None, "embeds": [e.to_dict() for e in self.embeds]}
-        d["components"] = [{"type": 1, "components": [c.to_dict() for c in row]} for row in self.rows if row]
-        if self.files:
-            d["attachments"] = [{"id": i, "filename": f.name, "size": len(f.data)} for i, f in enumerate(self.files)]
-        if self.ephemeral:
-            d["flags"] = 64
-        return d
+        """The exact JSON Discord receives: the reply as a layout card (see card())."""
+        return card_payload(self)
 
     def text(self, rows: bool = True, files: bool = True) -> str:
         """The reply as terminal text (rows=False: without its buttons, which the caller
@@ -191,6 +181,7 @@ class Reply:
                 parts.append(f"━━ {e.title} ━━")
             if e.description:
                 parts.append(console_markup(e.description))
+            parts += [console_markup(x) for x in e.sections]
             for name, value in e.fields:
                 parts.append(f"[{name}] {console_markup(value)}")
             if e.footer:
@@ -316,7 +307,7 @@ def check_limits(reply: Reply) -> list[str]:
                         problems.append(f"select option too long: {o.label[:20]}")
                     if len(o.value) > 100:
                         problems.append("select value too long")
-    return problems
+    return problems + card_problems(reply)
 
 
 def split_text(text: str, budget: int) -> list[str]:
@@ -395,3 +386,107 @@ def truncate_label(text: str, limit: int) -> str:
 def footer_page(page: int, pages: int, prefix: str = "") -> str:
     label = t("page", page=page, pages=pages) if pages > 1 else ""
     return " · ".join(x for x in (prefix, label) if x)
+
+
+# --- layout cards ----------------------------------------------------------------------------
+# A reply as a layout card (Discord's "components v2"): one container per embed holding its
+# title, text, fields, chart and footer as text displays and a media gallery, with the reply's
+# buttons and menus inside it, so an answer, its buttons and its chart read as one card.
+#
+# Each display carries an id that says what it shows (the title, the text, a field, the footer)
+# and of which embed: ids are what Discord keeps for a bot to find its own components, and they
+# let any reader of the message (our fake Discord in the tests) take a card apart again.
+
+# Discord's limits for a message with components v2
+# (https://discord.com/developers/docs/components/reference): every component counts, nested
+# ones included, and text displays share one budget of characters.
+COMPONENTS_MAX = 40
+TEXT_MAX = 4000
+IS_COMPONENTS_V2 = 1 << 15  # the message flag; such a message has no content and no embeds
+EPHEMERAL = 1 << 6
+
+ACTION_ROW, TEXT_DISPLAY, MEDIA_GALLERY, CONTAINER = 1, 10, 12, 17
+# A display's id: EMBED_SPAN per embed, plus what it shows; the line above the cards (the note)
+# has its own.
+EMBED_SPAN = 100
+TITLE, TEXT, FOOTER, GALLERY, FIELD, SECTION = 1, 2, 3, 4, 10, 50  # fields 10-34, sections 50-99
+NOTE = 9000
+
+
+def card(reply: Reply) -> list[dict]:
+    """The message's top-level components; the reply's rows go inside the last card."""
+    out: list[dict] = []
+    if reply.content:
+        out.append({"type": TEXT_DISPLAY, "id": NOTE, "content": reply.content})
+    rows = [{"type": ACTION_ROW, "components": [c.to_dict() for c in row]} for row in reply.rows if row]
+    for index, embed in enumerate(reply.embeds):
+        base = EMBED_SPAN * index
+        inside: list[dict] = []
+
+        def show(what: int, text: str, inside=inside, base=base) -> None:
+            inside.append({"type": TEXT_DISPLAY, "id": base + what, "content": text})
+
+        if embed.title:
+            show(TITLE, f"### {embed.title}")
+        if embed.description:
+            show(TEXT, embed.description)
+        for number, section in enumerate(_sections(reply, embed)):
+            show(SECTION + number, section)
+        for number, (name, value) in enumerate(embed.fields):
+            show(FIELD + number, f"**{name}**\n{value}")
+        if embed.image:
+            inside.append({"type": MEDIA_GALLERY, "id": base + GALLERY, "items": [{"media": {"url": embed.image}}]})
+        if embed.footer:
+            show(FOOTER, f"-# {embed.footer}")
+        if index == len(reply.embeds) - 1:
+            inside += rows
+            rows = []
+        out.append({"type": CONTAINER, "accent_color": embed.color, "components": inside})
+    return out + rows
+
+
+def _sections(reply: Reply, embed: Embed) -> list[str]:
+    """An embed's sections, each its own part while the message's component budget lasts; the
+    ones past it share the last part (the same text, read top to bottom)."""
+    if not embed.sections:
+        return []
+    others = (1 if reply.content else 0) + sum(1 + len(row) for row in reply.rows if row)
+    for e in reply.embeds:
+        parts = (e.title, e.description, e.image, e.footer)
+        others += 1 + sum(1 for x in parts if x) + len(e.fields) + (0 if e is embed else min(1, len(e.sections)))
+    room = max(1, COMPONENTS_MAX - others)
+    if len(embed.sections) <= room:
+        return embed.sections
+    return [*embed.sections[: room - 1], "\n".join(embed.sections[room - 1 :])]
+
+
+def card_payload(reply: Reply) -> dict:
+    """The exact JSON Discord receives for the reply as a card."""
+    flags = IS_COMPONENTS_V2 | (EPHEMERAL if reply.ephemeral else 0)
+    d: dict = {"flags": flags, "components": card(reply)}
+    if reply.files:
+        d["attachments"] = [{"id": i, "filename": f.name, "size": len(f.data)} for i, f in enumerate(reply.files)]
+    return d
+
+
+def role(component_id: int) -> tuple[int, int]:
+    """(which embed, what it shows) of a display's id: (0, TITLE), (1, FIELD + 2) …"""
+    return divmod(component_id, EMBED_SPAN)
+
+
+def _walk(components: list[dict]):
+    for c in components:
+        yield c
+        yield from _walk(c.get("components") or [])
+
+
+def card_problems(reply: Reply) -> list[str]:
+    """The card limits the reply breaks (the component count, the text budget)."""
+    components = list(_walk(card(reply)))
+    problems = []
+    if len(components) > COMPONENTS_MAX:
+        problems.append(f"{len(components)} components > {COMPONENTS_MAX}")
+    text = sum(len(c["content"]) for c in components if c["type"] == TEXT_DISPLAY)
+    if text > TEXT_MAX:
+        problems.append(f"card text {text} > {TEXT_MAX}")
+    return problems

@@ -96,7 +96,7 @@ def test_elect_planet_takes_any_planet_and_reminds(agendas):
     agendas.vote(a.id, ALICE, "메카톨 렉스", 3)
     a = agendas.vote(a.id, BOB, "메카톨렉스", 2)  # same planet, spelled without the space
     assert a.tally() == {"메카톨 렉스": 5}
-    text = agenda_reply(a).embeds[0].description
+    text = agenda_reply(a).embeds[0].body
     assert "62.11" in text and "62.13" in text
 
 
@@ -303,9 +303,9 @@ def test_commands_and_console_as_other_players(compendium, state):
         dispatch(ctx, "agenda vote", {"outcome": "부결", "votes": "-3"})
     ctx.user_id = ctx.user_name = "Bob"
     closed = dispatch(ctx, "agenda close", {})
-    assert "결과: 부결" in closed.embeds[0].description and "버린" in closed.embeds[0].description
+    assert "결과: 부결" in closed.embeds[0].body and "버린" in closed.embeds[0].body
     history = dispatch(ctx, "agenda history", {})
-    assert "의회 해산" in history.embeds[0].description
+    assert "의회 해산" in history.embeds[0].body
     shown = dispatch(ctx, "agenda show", {"id": "1"})
     log_text = "\n".join(p.description for p in shown.pages[1:])
     assert "Alice: vote 부결 3" in log_text and "Asia/Seoul" in log_text
@@ -371,7 +371,7 @@ def test_thousands_of_ballots_stay_within_discords_limits(agendas, state):
         agendas.vote(open_voters.id, Player(f"u{n}", f"투표자 {n} " + "이름" * 10), "가결" if n % 2 else "부결", 5)
     big = agendas.get(open_voters.id)
     reply = agenda_reply(big)
-    assert check_limits(reply) == [] and "외 " in reply.embeds[0].description
+    assert check_limits(reply) == [] and "외 " in reply.embeds[0].body
     for page in audit_pages(agendas, big, ZoneInfo("UTC")).replies():
         assert check_limits(page) == []
 
@@ -414,13 +414,13 @@ def test_secret_ballots_show_who_voted_not_how_until_the_close(compendium, state
     assert "부결에 7표" in ack.ack  # the voter's own acknowledgement says how
     ctx.user_id = ctx.user_name = "Bob"
     reply = dispatch(ctx, "agenda vote", {"outcome": "가결", "votes": "2"})
-    message = reply.embeds[0].description
+    message = reply.embeds[0].body
     assert "Alice" in message and "Bob" in message and "7표" not in message and "2표" not in message
     shown = dispatch(ctx, "agenda show", {})
     assert "부결" not in "\n".join(p.description for p in shown.pages[1:])  # the log hides how, until close
     ctx.is_admin = True
     closed = dispatch(ctx, "agenda close", {})
-    assert "부결** — 7표" in closed.embeds[0].description and "결과: 부결" in closed.embeds[0].description
+    assert "부결** — 7표" in closed.embeds[0].body and "결과: 부결" in closed.embeds[0].body
     revealed = dispatch(ctx, "agenda show", {"id": "1"})
     assert "vote 부결 7" in "\n".join(p.description for p in revealed.pages[1:])
 
@@ -431,7 +431,7 @@ def test_cancelling_a_secret_agenda_reveals_no_ballot(compendium, state):
     dispatch(ctx, "agenda vote", {"outcome": "부결", "votes": "7"})
     ctx.is_admin = True
     cancelled = dispatch(ctx, "agenda cancel", {})
-    message = cancelled.embeds[0].description
+    message = cancelled.embeds[0].body
     assert "Alice" in message and "7표" not in message and "부결** —" not in message
     shown = dispatch(ctx, "agenda show", {"id": "1"})
     assert "vote 부결 7" not in "\n".join(p.description for p in shown.pages[1:])

@@ -191,7 +191,7 @@ async def test_discord_buttons_pass_and_play_and_survive_a_restart(compendium, s
     bot = FakeBot(compendium=compendium, state=state, user=FakeUser(999, "bot", bot=True))
     starting = FakeInteraction(bot)
     await slash("agenda start").callback(starting, name="W", players="<@1> <@2>", speaker="<@1>", windows=True)
-    ids = [c.custom_id for c in starting.log[0].kwargs["view"].children]
+    ids = [c.custom_id for c in starting.log[0].items]
     assert ids == ["agenda:1:pass", "agenda:1:passlock", "agenda:1:play"]  # no vote buttons yet
     bot.state = open_state(state.path)  # a restart: buttons rebuilt from their custom_id alone
     click = FakeInteraction(bot, user=FakeUser(2, "Bob"))

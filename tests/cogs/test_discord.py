@@ -7,7 +7,7 @@ import re
 
 import discord
 import pytest
-from discord_fakes import FakeBot, FakeInteraction, FakeMessage, FakeUser, form_of, persistent_item, submit
+from discord_fakes import FakeBot, FakeInteraction, FakeMessage, FakeUser, Sent, form_of, persistent_item, submit
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -131,7 +131,7 @@ async def test_rule_answers_with_highlight_and_pager(bot):
     assert "▶ **79.1**" in sent.embed.description
     view = sent.kwargs["view"]
     assert isinstance(view, Pager)
-    assert [i.custom_id for i in view.children] == ["rule:open:ti4:75", "rule:open:ti4:86"]
+    assert [i.custom_id for i in sent.items] == ["rule:open:ti4:75", "rule:open:ti4:86"]
 
 
 async def test_rule_private_is_ephemeral(bot):
@@ -143,23 +143,30 @@ async def test_rule_private_is_ephemeral(bot):
 async def test_paging_is_for_the_asker_only(bot, compendium):
     answer = answers.lookup(compendium, "62.22")
     pager = Pager(answer, author_id=1).refresh()
-    next_button = next(i for i in pager.children if getattr(i, "custom_id", "") == "page:next")
+    next_button = next(i for i in pager.walk_children() if getattr(i, "custom_id", "") == "page:next")
     stranger = FakeInteraction(bot, user=FakeUser(2, "Bob"), data={"custom_id": "page:next"})
     assert await pager.interaction_check(stranger) is False
     assert stranger.log[0].ephemeral and "질문한 사람만" in stranger.log[0].text
     asker = FakeInteraction(bot, data={"custom_id": "page:prev"})
     assert await pager.interaction_check(asker) is True
-    prev_button = next(i for i in pager.children if getattr(i, "custom_id", "") == "page:prev")
+    prev_button = next(i for i in pager.walk_children() if getattr(i, "custom_id", "") == "page:prev")
     await prev_button.callback(asker)
     assert asker.log[0].method == "edit_message" and pager.page == answer.start - 1
     assert next_button is not None
 
 
-async def test_pager_timeout_removes_buttons(bot, compendium):
+async def test_pager_timeout_removes_its_buttons_and_keeps_the_page(bot, compendium):
     pager = Pager(answers.lookup(compendium, "62"), author_id=1).refresh()
+    pager.page = 1
     pager.message = FakeMessage(log := [])
     await pager.on_timeout()
-    assert log[0].method == "message_edit" and log[0].kwargs == {"view": None}
+    edit = log[0]
+    assert edit.method == "message_edit" and edit.embed.title.startswith("62 정책 단계")
+    assert "62.22" in edit.embed.description  # the page being read, not the first
+    assert not any(str(i.custom_id).startswith("page:") for i in edit.items)
+    assert [i.custom_id for i in edit.items] == [
+        i.custom_id for i in Sent("x", {"view": pager}).items if not i.custom_id.startswith("page:")
+    ]
 
 
 async def test_related_button_opens_for_asker_in_place_and_privately_for_others(bot):
@@ -177,7 +184,7 @@ async def test_search_lists_five_with_a_menu(bot):
     await slash("search").callback(inter, query="폭격 주사위")
     sent = inter.log[0]
     assert sent.embed.description.startswith("**1.** 79 폭격")
-    select = sent.kwargs["view"].children[0]
+    select = sent.items[0]
     assert select.custom_id == "rule:pick:ti4" and 1 <= len(select.item.options) <= 5
 
 
@@ -243,7 +250,7 @@ async def test_chat_mode_respects_the_server_switch(bot, state):
             return FakeMessage([])
 
     await cog.on_message(Msg())
-    assert replies and replies[0][1]["embeds"][0].title.startswith("79 폭격")
+    assert replies and Sent("reply", replies[0][1]).embed.title.startswith("79 폭격")
     state.set_setting("42", "chat", "off")
     await cog.on_message(Msg())
     assert len(replies) == 1
@@ -258,12 +265,32 @@ async def test_autocomplete_returns_at_most_25_valid_choices(bot, current):
         assert 1 <= len(c.name) <= 100 and 1 <= len(c.value) <= 100
 
 
+async def test_an_answer_is_one_card_with_its_buttons_inside(bot):
+    inter = FakeInteraction(bot)
+    await slash("rule").callback(inter, query="79.1")
+    view = inter.log[0].kwargs["view"]
+    assert inter.log[0].kwargs["embeds"] == [] and inter.log[0].kwargs["content"] is None  # a card replaces them
+    container = next(c for c in view.children if isinstance(c, discord.ui.Container))
+    rows = [c for c in container.children if isinstance(c, discord.ui.ActionRow)]
+    assert rows and all(isinstance(i, discord.ui.Item) for r in rows for i in r.children)
+    assert view.total_children_count <= 40 and view.content_length() <= 4000
+
+
+async def test_odds_show_their_chart_in_the_card(bot):
+    inter = FakeInteraction(bot)
+    await slash("odds ground").callback(inter, attacker="3 infantry", defender="2 infantry")
+    sent = next(s for s in inter.log if "view" in s.kwargs)
+    gallery = [i for i in sent.kwargs["view"].walk_children() if isinstance(i, discord.ui.MediaGallery)]
+    assert len(gallery) == 1 and gallery[0].items[0].media.url == "attachment://" + sent.kwargs["files"][0].filename
+    assert "%" in sent.embed.description or any("%" in f.value for f in sent.embed.fields)
+
+
 async def test_combat_command_shows_the_log_and_roll_again_works_after_restart(bot, state):
     inter = FakeInteraction(bot)
     await slash("combat ground").callback(inter, attacker="3 infantry, 1 mech", defender="4 보병", seed="42")
     sent = inter.log[0]
     assert sent.embed.title == "지상 전투" and "시드 42" in sent.embed.footer.text
-    again = [i for i in sent.kwargs["view"].children if i.custom_id.startswith("combat:again:")]
+    again = [i for i in sent.items if i.custom_id.startswith("combat:again:")]
     assert len(again) == 1
     # a fresh button object, as discord.py builds it from the custom_id after a restart
     click = FakeInteraction(bot, user=FakeUser(8, "Carol"))
@@ -288,6 +315,18 @@ async def test_roll_command(bot):
 # --- agenda -------------------------------------------------------------------------------------
 
 
+async def test_an_agenda_is_a_card_whose_parts_are_its_outcomes(bot):
+    from tabletop.core.render import SECTION, role
+
+    admin = FakeInteraction(bot, user=FakeUser(1, "Alice"))
+    await slash("agenda start").callback(admin, name="분리 독트린", kind="law", players="<@1> <@2>", speaker="<@2>")
+    view = admin.log[0].kwargs["view"]
+    parts = [i.content for i in view.walk_children() if isinstance(i, discord.ui.TextDisplay) and role(i.id)[1] >= SECTION]
+    assert [p.split(" — ")[0] for p in parts[:2]] == ["**가결**", "**부결**"]
+    container = next(c for c in view.children if isinstance(c, discord.ui.Container))
+    assert any(isinstance(i, discord.ui.ActionRow) for i in container.children)  # its buttons inside it
+
+
 async def test_agenda_buttons_vote_through_a_modal_and_survive_a_restart(bot, state, tmp_path):
     from cogs.components import Form
     from tabletop.agenda.store import AgendaStore
@@ -297,7 +336,7 @@ async def test_agenda_buttons_vote_through_a_modal_and_survive_a_restart(bot, st
     await slash("agenda start").callback(admin, name="분리 독트린", kind="law", players="<@1> <@2>", speaker="<@2>")
     sent = admin.log[0]
     assert not sent.ephemeral and sent.embed.title == "정책 #1: 분리 독트린 (법)"
-    ids = [c.custom_id for c in sent.kwargs["view"].children]
+    ids = [c.custom_id for c in sent.items]
     assert ids == ["agenda:1:vote:0", "agenda:1:vote:1", "agenda:1:abstain", "agenda:1:predict"]
     assert AgendaStore(state).get(1).message_id is not None
 
@@ -427,7 +466,7 @@ async def test_closing_an_agenda_takes_the_buttons_off_its_message(bot, state):
     closing = FakeInteraction(bot)
     await slash("agenda close").callback(closing)
     edit = [s for s in closing.log if s.method == "channel_edit"][-1]
-    assert edit.kwargs["view"].children == []  # closed: no buttons left to press
+    assert edit.items == []  # closed: no buttons left to press
     assert "결과: 가결" in edit.embed.description
 
 
@@ -536,7 +575,7 @@ async def test_find_the_rule_answers_a_messages_question_privately_then_posts_it
     await find_rule_menu().callback(inter, chat_message("PDS가 우주전투에 쏠 수 있어?"))
     first = inter.log[0]
     assert first.ephemeral and first.embed.title.startswith("89 PDS")
-    post = [i.custom_id for i in first.kwargs["view"].children if i.custom_id and i.custom_id.startswith("post:")]
+    post = [i.custom_id for i in first.items if i.custom_id and i.custom_id.startswith("post:")]
     assert post and post[0].startswith("post:ti4:89:")
     press = user_installed(bot, FakeUser(8, "Mina"), "group")
     await persistent_item(post[0]).callback(press)
@@ -551,6 +590,13 @@ async def test_find_the_rule_reads_another_bots_embed_and_refuses_an_empty_messa
     inter = FakeInteraction(bot)
     await find_rule_menu().callback(inter, chat_message("", [discord.Embed(title="폭격", description="언제 굴리나요?")]))
     assert inter.log[0].embed.title.startswith("79 폭격")
+    from cogs.cards import layout
+    from tabletop.core.render import Embed, Reply
+
+    card = layout(Reply(embeds=[Embed(title="질문", description="행성 방어막은 폭격을 막아?")]))
+    carded = FakeInteraction(bot)
+    await find_rule_menu().callback(carded, chat_message("", card=card))  # a bot's card: its text displays
+    assert carded.log[0].embed.title.startswith(("86 행성 보호막", "79 폭격"))
     empty = FakeInteraction(bot)
     with pytest.raises(UserError, match="찾을 글이 없어요"):
         await find_rule_menu().callback(empty, chat_message("   "))

@@ -87,3 +87,49 @@ def test_a_lone_menus_options_are_numbered_without_the_menus_name():
     other = Select("other", "결과 고르기…", [SelectOption("가결", "0")])
     labels = [c.label for c in choices(Reply(rows=[[one], [other]]))]
     assert labels == ["열어 볼 항목 고르기: 79 폭격", "열어 볼 항목 고르기: 80 피해 견딤", "결과 고르기: 가결"]
+
+
+def test_a_reply_becomes_one_card_with_its_buttons_inside():
+    from tabletop.core.render import (
+        ACTION_ROW,
+        CONTAINER,
+        MEDIA_GALLERY,
+        TEXT_DISPLAY,
+        Button,
+        Embed,
+        card,
+        card_payload,
+        role,
+    )
+
+    reply = Reply(
+        content="found in Liftoff",
+        embeds=[
+            Embed(title="T", description="D", fields=[("A", "1"), ("B", "2")], footer="F", image="attachment://c.png", color=7)
+        ],
+        rows=[[Button("x", "rule:open:ti4:75")], []],
+        ephemeral=True,
+    )
+    top = card(reply)
+    assert [c["type"] for c in top] == [TEXT_DISPLAY, CONTAINER] and top[0]["content"] == "found in Liftoff"
+    inside = top[1]["components"]
+    assert top[1]["accent_color"] == 7
+    assert [c["type"] for c in inside] == [TEXT_DISPLAY] * 4 + [MEDIA_GALLERY, TEXT_DISPLAY, ACTION_ROW]  # no empty row
+    assert [c["content"] for c in inside if c["type"] == TEXT_DISPLAY] == ["### T", "D", "**A**\n1", "**B**\n2", "-# F"]
+    assert [role(c["id"])[1] for c in inside[:4]] == [1, 2, 10, 11]
+    assert inside[4]["items"] == [{"media": {"url": "attachment://c.png"}}]
+    assert inside[-1]["components"][0]["custom_id"] == "rule:open:ti4:75"
+    assert card_payload(reply)["flags"] == 1 << 15 | 64 and "embeds" not in card_payload(reply)
+
+
+def test_card_limits_count_nested_components_and_shared_text():
+    from tabletop.core.render import Button, Embed
+
+    forty_one = Reply(
+        embeds=[Embed(title="t", description="d", fields=[(str(i), "v") for i in range(14)])],
+        rows=[[Button(str(i), f"b{r}{i}") for i in range(5)] for r in range(4)],
+    )
+    assert any("components" in p for p in check_limits(forty_one))  # 1 + 16 texts + 4 rows + 20 buttons
+    assert not any("components" in p for p in check_limits(Reply(embeds=forty_one.embeds, rows=forty_one.rows[:3])))
+    wordy = Reply(embeds=[Embed(title="t" * 200, description="d" * 3800)])  # each within an embed's limits
+    assert any("card text" in p for p in check_limits(wordy))

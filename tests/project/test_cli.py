@@ -7,7 +7,7 @@ import json
 import shutil
 from pathlib import Path
 
-from run_bot import CLONE_SKIPS, run_bot
+from run_bot import CLONE_SKIPS, card_buttons, card_parts, run_bot
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -44,8 +44,8 @@ def test_console_speaks_slash_commands(cli_env):
 def test_console_json_prints_discord_payloads(cli_env):
     out = run_bot(["console", "--json"], cli_env, stdin="/rule 79.1\n")
     payload = json.loads(out.stdout.splitlines()[0])
-    assert payload["embeds"][0]["title"].startswith("79 폭격")
-    assert payload["components"][0]["components"][0]["custom_id"] == "rule:open:ti4:75"
+    assert card_parts(payload)["title"].startswith("79 폭격")
+    assert card_buttons(payload)[0] == "rule:open:ti4:75"
 
 
 def test_run_without_token_explains_and_exits_2(cli_env, tmp_path):
@@ -86,7 +86,7 @@ def test_render_json_gives_every_page(cli_env):
     out = run_bot(["render", "62.19", "--json"], cli_env)
     pages = json.loads(out.stdout)
     assert len(pages) >= 1
-    joined = "".join(p["embeds"][0]["description"] for p in pages)
+    joined = "".join(card_parts(p)["description"] for p in pages)
     assert "62.19" in joined and "62.1**" in joined
 
 
@@ -99,12 +99,12 @@ def test_console_agenda_carries_over_between_sessions(cli_env, tmp_path):
     )
     assert first.returncode == 0, first.stderr
     started = json.loads(first.stdout.splitlines()[0])
-    assert started["embeds"][0]["title"] == "정책 #1: 의회 해산 (법)"
-    assert [c["custom_id"] for c in started["components"][0]["components"]] == ["agenda:1:vote:0", "agenda:1:vote:1"]
+    assert card_parts(started)["title"] == "정책 #1: 의회 해산 (법)"
+    assert card_buttons(started)[:2] == ["agenda:1:vote:0", "agenda:1:vote:1"]
     second = run_bot(["console", "--json", "--state", state], cli_env, stdin="as Bob: /agenda close\n")
     closed = json.loads(second.stdout.splitlines()[0])
-    assert "결과: 가결" in closed["embeds"][0]["description"] and "게임에 남아요" in closed["embeds"][0]["description"]
-    assert closed["components"] == []
+    assert "결과: 가결" in card_parts(closed)["description"] and "게임에 남아요" in card_parts(closed)["description"]
+    assert card_buttons(closed) == []
 
 
 def test_a_first_start_says_the_rules_are_being_built(cli_env):
@@ -165,7 +165,7 @@ def test_eval_reads_the_pack_from_the_file_name_and_fit_needs_two_packs(cli_env)
 
 def test_render_of_a_refused_query_prints_the_refusal_and_fails(cli_env):
     out = run_bot(["render", "", "--json"], cli_env)
-    assert out.returncode == 1 and json.loads(out.stdout)[0]["flags"] == 64  # the ephemeral error payload
+    assert out.returncode == 1 and json.loads(out.stdout)[0]["flags"] == 64 | 1 << 15  # an ephemeral error card
     assert run_bot(["render", "79.1", "--json"], cli_env).returncode == 0
 
 

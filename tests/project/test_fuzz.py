@@ -166,13 +166,16 @@ def test_discord_never_answers_with_an_error_id(compendium, state, qualified):
 
         asyncio.run(invoke())
         for sent in inter.log:
-            text = sent.text if "embed" in sent.kwargs or "embeds" in sent.kwargs or sent.kwargs.get("content") else ""
+            text = sent.text if {"embed", "embeds", "view"} & set(sent.kwargs) or sent.kwargs.get("content") else ""
             assert GENERIC not in text and "Traceback" not in text
             content = sent.kwargs.get("content") or ""
             assert len(content) <= 2000
             for e in sent.kwargs.get("embeds") or ([sent.kwargs["embed"]] if "embed" in sent.kwargs else []):
                 assert len(e) <= 6000 and len(e.description or "") <= 4096
-            if "embed" in sent.kwargs and sent.kwargs["embed"].color and sent.kwargs["embed"].color.value == COLOR_ERROR:
+            view = sent.kwargs.get("view")
+            if isinstance(view, discord.ui.LayoutView):  # a card, as Discord counts it
+                assert view.total_children_count <= 40 and view.content_length() <= 4000
+            if any(e.color and e.color.value == COLOR_ERROR for e in sent.cards):
                 assert _snapshot(state) == before
 
     run()
