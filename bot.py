@@ -28,6 +28,7 @@ try:
     from tabletop.combat.unitdata import UnitDataError, load_unit_tables
     from tabletop.core import arguments, config, logs
     from tabletop.core.commands import COMMANDS
+    from tabletop.core.payloads import card_payload
     from tabletop.rules import answers, ruledb
     from tabletop.rules.packs import PackError
 except ModuleNotFoundError as missing:  # another Python than the project's, or no setup yet
@@ -253,7 +254,7 @@ def cmd_render(args) -> int:
     except answers.UserError as exc:  # the payload the bot would send, and a failing exit for scripts
         replies, refused = [answers.error_reply(exc.message)], True
     if args.json:
-        print(json.dumps([r.payload() for r in replies], ensure_ascii=False, indent=2))
+        print(json.dumps([card_payload(r) for r in replies], ensure_ascii=False, indent=2))
     else:
         print("\n\n".join(r.text() for r in replies))
     return 1 if refused else 0

@@ -24,6 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tabletop.agenda.model import Player  # noqa: E402
 from tabletop.agenda.store import AgendaStore  # noqa: E402
 from tabletop.agenda.view import agenda_reply  # noqa: E402
+from tabletop.core.payloads import card_payload  # noqa: E402
 from tabletop.store import open_state  # noqa: E402
 
 
@@ -72,7 +73,7 @@ def main() -> int:
     renders = []
     for _ in range(200):
         start = time.perf_counter()
-        agenda_reply(store.get(busy.id)).payload()
+        card_payload(agenda_reply(store.get(busy.id)))
         renders.append((time.perf_counter() - start) * 1000)
     show("load + render an 8-player agenda message", renders, target=50)
     return 0

@@ -1,4 +1,4 @@
-"""Replies as layout cards (Discord's components v2), made from the core's card (render.card)
+"""Replies as layout cards (Discord's components v2), made from the core's card (payloads.card)
 so that what is sent is what the limit checks measured. Every answer is one; a one-line
 acknowledgement (a vote recorded) stays plain text."""
 
@@ -8,7 +8,8 @@ from collections.abc import Callable, Iterator
 
 import discord
 
-from tabletop.core.render import CONTAINER, MEDIA_GALLERY, TEXT_DISPLAY, Button, Reply, Select, card
+from tabletop.core.payloads import CONTAINER, MEDIA_GALLERY, TEXT_DISPLAY, card
+from tabletop.core.render import Button, Reply, Select
 
 # What makes a reply's button or menu into a discord.py item (None: leave it out).
 MakeItem = Callable[[Button | Select], "discord.ui.Item | None"]

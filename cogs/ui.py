@@ -12,7 +12,8 @@ from cogs.cards import layout
 from cogs.errors import answer_error
 from tabletop.core import commands as core
 from tabletop.core.i18n import LOCALE, command_text, lang, t
-from tabletop.core.render import Button, Reply, Select, check_limits
+from tabletop.core.payloads import check_limits
+from tabletop.core.render import Button, Reply, Select
 from tabletop.store import begin_request
 
 log = logging.getLogger(__name__)

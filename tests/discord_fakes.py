@@ -8,7 +8,7 @@ from types import SimpleNamespace
 
 import discord
 
-from tabletop.core.render import FIELD, FOOTER, NOTE, SECTION, TEXT, TITLE, role
+from tabletop.core.payloads import FIELD, FOOTER, NOTE, SECTION, TEXT, TITLE, role
 
 
 @dataclass
@@ -23,7 +23,7 @@ class Sent:
     @property
     def cards(self) -> list[discord.Embed]:
         """The message's layout cards read back as Discord shows them: each container's
-        displays by the id that says what they show (render.card), as embeds for the asserts."""
+        displays by the id that says what they show (payloads.card), as embeds for the asserts."""
         view = self.kwargs.get("view")
         if not isinstance(view, discord.ui.LayoutView):
             return []

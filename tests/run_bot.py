@@ -30,8 +30,8 @@ def run_bot(
 
 def card_parts(payload: dict, embed: int = 0) -> dict[str, str]:
     """A printed card payload's displays by what they show ("title", "description" with the
-    sections after it, "footer"), read by their ids (render.card), as a person reads the card."""
-    from tabletop.core.render import FOOTER, SECTION, TEXT, TITLE, role
+    sections after it, "footer"), read by their ids (payloads.card), as a person reads the card."""
+    from tabletop.core.payloads import FOOTER, SECTION, TEXT, TITLE, role
 
     names = {TITLE: "title", TEXT: "description", FOOTER: "footer"}
     out: dict[str, str] = {}

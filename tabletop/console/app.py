@@ -20,6 +20,7 @@ from tabletop.console import files, lines
 from tabletop.core import commands
 from tabletop.core.components import press_asking
 from tabletop.core.i18n import t
+from tabletop.core.payloads import card_payload
 from tabletop.core.render import Button, Choice, Paged, Reply, choices, harmless, page_step
 from tabletop.rules.answers import UserError, chat_answer, check_game, check_query, error_reply
 from tabletop.rules.compendium import Compendium
@@ -123,7 +124,7 @@ class Piped:
     def show(self, result) -> None:
         if self.as_json:
             for reply in commands.as_replies(result):
-                print(json.dumps(reply.payload(), ensure_ascii=False), file=self.stdout)
+                print(json.dumps(card_payload(reply), ensure_ascii=False), file=self.stdout)
             return
         if isinstance(result, Paged):  # every page: a script cannot turn one
             replies = [result.reply(i) for i in range(len(result.pages))]

@@ -13,7 +13,7 @@ from tabletop.agenda.store import AgendaStore
 from tabletop.agenda.view import agenda_reply, audit_pages
 from tabletop.core.commands import Context, dispatch
 from tabletop.core.errors import UserError
-from tabletop.core.render import check_limits
+from tabletop.core.payloads import check_limits
 from tabletop.store import StateUnavailable, open_state
 from tabletop.store.schema import migrations
 

@@ -39,7 +39,7 @@ def test_settings_are_for_server_managers(ctx):
 
 def test_help_fits_messages_and_loses_no_line(ctx):
     from tabletop.core.commands import COMMANDS, as_replies
-    from tabletop.core.render import check_limits
+    from tabletop.core.payloads import check_limits
 
     replies = as_replies(dispatch(ctx, "help", {}))
     assert all(check_limits(r) == [] for r in replies)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from cogs.cards import layout
 from cogs.components import Pager, card_of
-from tabletop.core.render import Button, Embed, Reply, card
+from tabletop.core.payloads import card
+from tabletop.core.render import Button, Embed, Reply
 from tabletop.rules import answers
 
 

@@ -316,7 +316,7 @@ async def test_roll_command(bot):
 
 
 async def test_an_agenda_is_a_card_whose_parts_are_its_outcomes(bot):
-    from tabletop.core.render import SECTION, role
+    from tabletop.core.payloads import SECTION, role
 
     admin = FakeInteraction(bot, user=FakeUser(1, "Alice"))
     await slash("agenda start").callback(admin, name="분리 독트린", kind="law", players="<@1> <@2>", speaker="<@2>")

@@ -521,7 +521,7 @@ def test_cli_json(cli_env):
 
 def test_long_battle_logs_page_within_discord_limits(book):
     from tabletop.combat.report import battle_pages
-    from tabletop.core.render import check_limits
+    from tabletop.core.payloads import check_limits
 
     battle = fight("ground", {"attacker": "100 infantry", "defender": "100 보병"}, book, 2024)
     paged = battle_pages(battle, again_id="combat:again:1")

@@ -6,7 +6,8 @@ from fidelity import norm
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tabletop.core.render import Reply, check_limits, paginate, plain, split_text
+from tabletop.core.payloads import check_limits
+from tabletop.core.render import Reply, paginate, plain, split_text
 from tabletop.rules import answers
 
 
@@ -90,17 +91,8 @@ def test_a_lone_menus_options_are_numbered_without_the_menus_name():
 
 
 def test_a_reply_becomes_one_card_with_its_buttons_inside():
-    from tabletop.core.render import (
-        ACTION_ROW,
-        CONTAINER,
-        MEDIA_GALLERY,
-        TEXT_DISPLAY,
-        Button,
-        Embed,
-        card,
-        card_payload,
-        role,
-    )
+    from tabletop.core.payloads import ACTION_ROW, CONTAINER, MEDIA_GALLERY, TEXT_DISPLAY, card, card_payload, role
+    from tabletop.core.render import Button, Embed
 
     reply = Reply(
         content="found in Liftoff",

@@ -25,7 +25,8 @@ from tabletop.console.app import run_command
 from tabletop.core import commands
 from tabletop.core.errors import UserError
 from tabletop.core.i18n import t
-from tabletop.core.render import COLOR_ERROR, check_limits
+from tabletop.core.payloads import check_limits
+from tabletop.core.render import COLOR_ERROR
 
 EXAMPLES = DirectoryBasedExampleDatabase(str(__import__("pathlib").Path(__file__).parent / "fuzz_examples"))
 FUZZ = settings(
