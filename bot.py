@@ -29,6 +29,7 @@ try:
     from tabletop.core import arguments, config, logs
     from tabletop.core.commands import COMMANDS
     from tabletop.core.payloads import card_payload
+    from tabletop.core.settings import DEFAULT_GAME  # a shell has no server whose game to read
     from tabletop.rules import answers, ruledb
     from tabletop.rules.packs import PackError
 except ModuleNotFoundError as missing:  # another Python than the project's, or no setup yet
@@ -163,7 +164,7 @@ def cmd_eval(args) -> int:
         try:
             args.game = evaluation.game_of_file(comp, Path(args.file))
         except ValueError:
-            args.game = "ti4"
+            args.game = DEFAULT_GAME
     try:
         with speaking("en"):
             answers.check_game(comp, args.game)
@@ -408,7 +409,6 @@ def _limit(value: str) -> int:
 
 
 SHELL_SKIPS = ("private",)  # an answer shown to the asker only means nothing in a shell
-DEFAULT_GAME = "ti4"  # a shell has no server whose game to read
 
 
 def parser() -> argparse.ArgumentParser:

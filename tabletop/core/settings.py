@@ -36,6 +36,7 @@ def _text(key: str, default: str) -> Setting[str]:
 CHAT = _switch("chat", True)
 # The game answered first, in chat and when /rule names none: the bot is built for TI4 tables.
 GAME = _text("game", "ti4")
+DEFAULT_GAME = GAME.default  # the pack a request reads when nothing names one
 # Times are shown in the server's zone: the tables this bot is for play in Korea.
 TIMEZONE = _text("timezone", "Asia/Seoul")
 # Agendas open with when/after windows only where a table asks for them (slower to play).

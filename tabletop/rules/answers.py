@@ -243,7 +243,7 @@ def no_such_number(compendium: Compendium, query: str, game: str) -> None:
         raise UserError(t("no_such_rule", number=query.strip(), game=name, first=span[0], last=span[1]))
 
 
-def lookup(compendium: Compendium, query: str, game: str = "ti4") -> RuleAnswer:
+def lookup(compendium: Compendium, query: str, game: str = DEFAULT_GAME) -> RuleAnswer:
     """/rule: the best section for a query, opened at the matched rule; for a topic the document
     lacks, the honest answer that says so; UserError when nothing fits."""
     query = check_query(query)
@@ -321,7 +321,7 @@ def results_reply(compendium: Compendium, query: str, results: list[Result], tit
     return Reply(embeds=[embed], rows=rows)
 
 
-def search_reply(compendium: Compendium, query: str, game: str = "ti4", limit: int = 5) -> Reply:
+def search_reply(compendium: Compendium, query: str, game: str = DEFAULT_GAME, limit: int = 5) -> Reply:
     """/search: the top matches with a one-line snippet each and a menu to open one."""
     query = check_query(query)
     game = check_game(compendium, game)
@@ -367,7 +367,7 @@ def absent_note(result: Result) -> str:
     return t("absent.note", topic=name)
 
 
-def chat_answer(compendium: Compendium, query: str, game: str = "ti4") -> RuleAnswer | Reply:
+def chat_answer(compendium: Compendium, query: str, game: str = DEFAULT_GAME) -> RuleAnswer | Reply:
     """Chat mode (?질문): the answer when the match is clear, "did you mean" when it is weak.
     It stays in the server's game unless the question names another game by its own name."""
     query = check_query(query)

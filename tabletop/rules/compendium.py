@@ -18,7 +18,7 @@ from tabletop.rules.packs import Item, Pack, Rule, Section, Term
 if TYPE_CHECKING:
     from tabletop.rules.search import SearchEngine
 
-DEFAULT_GAME = settings.GAME.default
+DEFAULT_GAME = settings.DEFAULT_GAME
 
 
 @dataclass(frozen=True)

@@ -31,6 +31,7 @@ import numpy as np
 from rapidfuzz.distance import Levenshtein
 
 from tabletop.core import text
+from tabletop.core.settings import DEFAULT_GAME
 from tabletop.rules import crossling, dense, fusion, morph
 from tabletop.rules.lexical import (
     CENTRAL_TOPIC,
@@ -159,7 +160,7 @@ class SearchEngine:
 
     # -------------------------------------------------------------------------------------
 
-    def search(self, query: str, game: str = "ti4", limit: int = 10, dense: bool = True) -> list[Result]:
+    def search(self, query: str, game: str = DEFAULT_GAME, limit: int = 10, dense: bool = True) -> list[Result]:
         """Ranked results for a query; an empty list when nothing in the pack answers it.
         dense=False ranks lexically only (autocomplete, which must answer within milliseconds)."""
         index = self.index(game)
@@ -380,7 +381,7 @@ class SearchEngine:
 
     # -------------------------------------------------------------------------------------
 
-    def missing(self, query: str, game: str = "ti4") -> list[MissingTopic]:
+    def missing(self, query: str, game: str = DEFAULT_GAME) -> list[MissingTopic]:
         """Rules topics named in the question that this document has no section for."""
         index = self.index(game)
         if index is None or not isinstance(query, str):
@@ -404,7 +405,7 @@ class SearchEngine:
 
     # -------------------------------------------------------------------------------------
 
-    def suggest(self, prefix: str, game: str = "ti4", limit: int = 25) -> list[Result]:
+    def suggest(self, prefix: str, game: str = DEFAULT_GAME, limit: int = 25) -> list[Result]:
         """Autocomplete: names that start with what was typed (even mid-syllable), then search."""
         index = self.index(game)
         if index is None or not isinstance(prefix, str):
