@@ -88,7 +88,8 @@ async def record(interaction: discord.Interaction, comp: Component, press: Press
     async with lock_for(int(press.values["id"])):
         ctx = context(interaction)
         reply = await workers.call(comp.handler, ctx, press)
-        await interaction.response.edit_message(**send_kwargs(agenda_reply_of(reply), message_view(reply)))
+        public = agenda_reply_of(reply)  # the table's message: never the actor's acknowledgement
+        await interaction.response.edit_message(**send_kwargs(public, message_view(public)))
     await interaction.followup.send(reply.ack, ephemeral=True)
 
 

@@ -63,5 +63,7 @@ def report(done: Imported) -> list[str]:
     ]
     for note in sorted(done.notes, key=lambda n: n.line):
         lines.append(t("import.report.line", line=note.line, note=t(note.key, **note.values)))
+    if done.replaces:
+        lines.append(t("import.report.replaces", id=done.pack_id))
     lines.append(t("import.report.written" if done.written else "import.report.dry", folder=done.folder))
     return lines

@@ -18,8 +18,15 @@ from dataclasses import dataclass, field
 
 from tabletop.packimport.reader import Line
 
+# A document has blank lines inside its paragraphs when at least this share of its blank lines
+# follow an unfinished sentence (the five seeds: 0.29 and 0.39 for the two copied from PDFs
+# with a blank after every line, 0.02-0.13 for the others).
+WRAPPED_ACROSS_BLANKS = 0.25
 # Headings listed one after another, this many or more, are a table of contents.
 CONTENTS_RUN = 3
+# A marked heading longer than this is a paragraph set in a heading's style: a section's title
+# heads every card of it, and Discord shows a title of at most 256 characters.
+MARKED_HEADING_MAX = 200
 # A heading names a topic in a few words. Width counts a CJK character as two columns, so 64
 # columns hold some 25 Korean or Japanese characters, or 10 English words; a longer line is a
 # sentence even when it lacks its full stop.
@@ -30,6 +37,9 @@ SENTENCE_END = ".。!?！？:：;；…"
 # A line ending so goes on to the next: a comma, or a dash or conjunction left at the break.
 GOES_ON = (",", "、", "，", "-", "–", "—", "/", "및", "또는", "혹은", "and", "or")
 # MeCab (mecab-ko-dic) tags a Korean heading may end on: nouns, numbers, foreign words, roots.
+# Hiragana a Japanese line ends on when its sentence goes on: particles (は, が, を, に, で, と,
+# も, へ, や), the te- and ba-forms, and the plain endings of verbs (る, た, だ, す, く, う, ず).
+JA_GOES_ON = "はがをにでともへやてばるただすくうず"
 # ETN (-기, -음) makes a verb a noun: 우주선 만들기.
 NOMINAL_TAGS = ("NNG", "NNP", "NNB", "NNBC", "NR", "NP", "SN", "SL", "SH", "XSN", "XR", "ETN")
 CLOSERS = "\"'”’」』)）]］"
@@ -44,7 +54,8 @@ NUMBERED_HEADING = re.compile(r"^\s*(\d{1,3})\s+(\S.*)$")
 NUMBERED_RULE = re.compile(r"^\s*(\d{1,3})\.(\d{1,3})\.?\s+(\S.*)$")
 # A line opening with a list mark not followed by a space ("-10 points") is not a bullet, yet it
 # starts its own paragraph: joined mid-paragraph, its first character would read as a mark.
-MARK_LIKE = re.compile(r"^\s*[-•*]")
+MARK_LIKE = re.compile(r"^\s*[-•*・]")
+KEPT_MARK = "・"  # Japanese lists' mark: a bullet, kept in its text
 ENUMERATED = re.compile(r"^\s*\d{1,3}[.)]\s")  # "4. …", "1) …": an item of a numbered list
 LEAD_IN = re.compile(r"\S\s*[:：]\s+\S")  # "Term: its text": a rule that names its topic first
 TERM = re.compile(r"^\s*(\*\*)?([^:：*]+?)(\*\*)?\s*[:：](\*\*)?\s+\S")  # the term of a lead-in, bold or not
@@ -95,13 +106,14 @@ def _analyzer():
 
 
 def ends_as_a_name(text: str) -> bool:
-    """A heading names something: Korean ends on a noun (MeCab's reading), Japanese not on
-    hiragana (a particle or a verb's ending: a wrapped sentence). Other scripts pass."""
+    """A heading names something: Korean ends on a noun (MeCab's reading), Japanese not on a
+    particle or a verb's ending (a wrapped sentence; 手番の流れ, 宝探し end on nouns). Other
+    scripts pass."""
     core = text.rstrip(CLOSERS + " ")
     if not core:
         return False
     last = unicodedata.name(core[-1], "")
-    if last.startswith("HIRAGANA"):
+    if last.startswith("HIRAGANA") and core[-1] in JA_GOES_ON:
         return False
     if last.startswith("HANGUL") and _analyzer().available:
         tags = [tag for _, tag in _analyzer().morphemes(core) if not tag.startswith("S") or tag in ("SN", "SL", "SH")]
@@ -110,8 +122,8 @@ def ends_as_a_name(text: str) -> bool:
 
 
 def _cjk(char: str) -> bool:
-    name = unicodedata.name(char, "")
-    return name.startswith(("CJK", "HIRAGANA", "KATAKANA")) or char in "ー々"
+    # CJK punctuation, kana and full-width forms by block; ideographs by name
+    return "\u3000" <= char <= "\u30ff" or "\uff00" <= char <= "\uffef" or unicodedata.name(char, "").startswith("CJK")
 
 
 def join(before: str, after: str) -> str:
@@ -122,6 +134,18 @@ def join(before: str, after: str) -> str:
     if before and after and _cjk(before[-1]) and _cjk(after[0]):
         return before + after
     return f"{before} {after}"
+
+
+def paragraph_gap(lines: list[Line]) -> int:
+    """How many blank lines end a paragraph: one, unless the document puts blank lines inside
+    its paragraphs too (text copied from a PDF: many lines after a blank line continue an
+    unfinished sentence), where only more than its usual spacing does."""
+    after_blank = [before for before, line in zip(lines, lines[1:], strict=False) if line.blanks_before]
+    unfinished = sum(1 for x in after_blank if not ends_sentence(x.text) and not looks_like_heading(x.text))
+    if not after_blank or unfinished < WRAPPED_ACROSS_BLANKS * len(after_blank):
+        return 1
+    gaps = Counter(line.blanks_before for line in lines[1:] if line.blanks_before)
+    return gaps.most_common(1)[0][0] + 1
 
 
 def printed_numbers(lines: list[Line]) -> bool:
@@ -137,17 +161,25 @@ def blocks(lines: list[Line]) -> tuple[list[Block], bool]:
     printed = printed_numbers(lines)
     # markup (Markdown, Word styles) says where every heading is: none is guessed beside it
     guess = not printed and all(line.level is None for line in lines)
-    gaps = Counter(line.blanks_before for line in lines[1:])
-    usual_gap = gaps.most_common(1)[0][0] if gaps else 0
+    usual_gap = paragraph_gap(lines)
     out: list[Block] = []
     open_block: Block | None = None  # a paragraph or item whose sentence has not ended
     last_section = -1
     for index, line in enumerate(lines):
         text = line.text
         following = lines[index + 1] if index + 1 < len(lines) else None
-        after_break = line.blanks_before > usual_gap  # more space than between lines: a new block
+        after_break = line.blanks_before >= usual_gap  # a paragraph's space before it: a new block
         block = _marked(line, printed, last_section)
-        if block is None and open_block is not None and not (line.whole or after_break or MARK_LIKE.match(text)):
+        # a line after a blank line that reads as a heading starts one, even where a list item or
+        # a paragraph was left open (a list's last item has no full stop)
+        heads_after_gap = (
+            usual_gap == 1 and line.blanks_before > 0 and guess and following is not None and looks_like_heading(text)
+        )
+        if (
+            block is None
+            and open_block is not None
+            and not (line.whole or after_break or heads_after_gap or MARK_LIKE.match(text))
+        ):
             open_block.text = join(open_block.text, text)
             open_block.lines.append(text)
             open_block = open_block if not ends_sentence(text) else None
@@ -161,7 +193,14 @@ def blocks(lines: list[Line]) -> tuple[list[Block], bool]:
         block.lines = [text]
         out.append(block)
         open_block = block if block.kind in ("para", "bullet", "step") and not ends_sentence(block.text) else None
-    return _contents_as_text(out), printed
+    return _contents_as_text([_lone_mark_as_text(b) for b in out]), printed
+
+
+def _lone_mark_as_text(block: Block) -> Block:
+    """A list mark with no text after it, on its line or the next, is the line's text."""
+    if block.kind == "bullet" and not block.text:
+        return Block("para", block.lines[0].strip(), block.line, lines=block.lines)
+    return block
 
 
 def _contents_as_text(found: list[Block]) -> list[Block]:
@@ -184,7 +223,7 @@ def _contents_as_text(found: list[Block]) -> list[Block]:
 def _marked(line: Line, printed: bool, last_section: int) -> Block | None:
     """A block its markup or its printed marks say: a heading, a numbered rule, an item."""
     text = line.text
-    if line.level is not None:
+    if line.level is not None and 0 < len(text.strip()) <= MARKED_HEADING_MAX:
         return Block("heading", text.strip(), line.number, line.level, "markup")
     if (
         printed
@@ -201,6 +240,8 @@ def _marked(line: Line, printed: bool, last_section: int) -> Block | None:
         return Block("row", text.strip("\r\n"), line.number)
     if m := BULLET.match(text):
         return Block("bullet", text[m.end() :].strip(), line.number)
+    if text.lstrip().startswith(KEPT_MARK):  # its mark is text the fidelity check counts: kept
+        return Block("bullet", text.strip(), line.number)
     if (m := STEP.match(text)) and m.group(1):
         return Block("step", text[m.end() :].strip(), line.number, number=m.group(1))
     return None

@@ -47,6 +47,8 @@ def read_document(path: Path) -> list[Line]:
     if suffix not in SUFFIXES:
         raise UserError(t("import.kind", suffix=suffix, kinds=", ".join(s for s in SUFFIXES if s)))
     try:
+        if path.is_dir():
+            raise UserError(t("import.folder", path=str(path)[:200]))
         if not path.is_file():
             raise UserError(t("import.no_file", path=str(path)[:200]))
         if path.stat().st_size > MAX_BYTES:
@@ -71,16 +73,17 @@ def _text(raw: bytes) -> str:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise UserError(t("import.not_utf8")) from None
-    # control characters other than tab and line breaks mean a binary file read as text
-    if re.search(r"[\x01-\x08\x0b\x0e-\x1f\x7f]", text):
+    # control characters other than tab and line or page breaks mean a binary file read as text
+    if re.search(r"[\x01-\x08\x0e-\x1f\x7f]", text):
         raise UserError(t("import.binary"))
-    return text
+    # every kind of line break as one: pdftotext ends pages with a form feed
+    return re.sub(r"\r\n?|[\x0b\x0c\x85\u2028\u2029]", "\n", text)
 
 
 def _plain_lines(text: str, levels: dict[int, int] | None = None, drop: set[int] | None = None) -> list[Line]:
     out: list[Line] = []
     blanks = 0
-    for number, raw in enumerate(text.splitlines(), 1):
+    for number, raw in enumerate(text.split("\n"), 1):
         if drop and number in drop or not raw.strip():
             blanks += 0 if drop and number in drop else 1
             continue
@@ -117,21 +120,41 @@ def _word_lines(raw: bytes) -> list[Line]:
 
     try:
         document = docx.Document(io.BytesIO(raw))
-    except (PackageNotFoundError, zipfile.BadZipFile, KeyError, ValueError):
+        blocks = list(document.iter_inner_content())
+    except (PackageNotFoundError, zipfile.BadZipFile, KeyError, ValueError, SyntaxError):  # lxml's XML errors are SyntaxErrors
         raise UserError(t("import.binary")) from None
     out: list[Line] = []
     number = 0
-    for block in document.iter_inner_content():
+    for block in blocks:
         if isinstance(block, Table):
-            texts, level = ["\t".join(cell.text for cell in row.cells) for row in block.rows], None
+            texts, level = _table_lines(block), None
         else:
-            style = block.style.name if block.style is not None else ""
-            texts, level = [block.text], (1 if style == "Title" else _heading_level(style or ""))
+            style = (block.style.name if block.style is not None else "") or ""
+            # Word draws a list's bullets itself: its text has none, the item is marked as one here
+            mark = "• " if style.startswith("List Bullet") else ""
+            texts, level = [mark + block.text], (1 if style == "Title" else _heading_level(style))
         for value in texts:
             number += 1
             if value.strip():
                 out.append(Line(value.rstrip(), 1, number, level, whole=True))
     return out
+
+
+def _table_lines(table) -> list[str]:
+    """A table's rows as tab-separated lines; a merged cell once (python-docx repeats it for
+    every column it spans); a table inside a cell as its own rows after the row that holds it."""
+    lines: list[str] = []
+    for row in table.rows:
+        seen: list = []  # the cells' XML elements, held (an id alone could be reused)
+        cells, inner = [], []
+        for cell in row.cells:
+            if any(cell._tc is element for element in seen):
+                continue
+            seen.append(cell._tc)
+            cells.append(" ".join(p.text for p in cell.paragraphs))
+            inner += [line for nested in cell.tables for line in _table_lines(nested)]
+        lines += ["\t".join(cells), *inner]
+    return lines
 
 
 def _heading_level(style: str) -> int | None:

@@ -3,11 +3,12 @@ every guess for the report. The words are the blocks' words: nothing is added bu
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from dataclasses import dataclass, field
 
 from tabletop.core.text import ROMAN
-from tabletop.packimport.outline import Block, lead_term, looks_like_heading, split_kind
+from tabletop.packimport.outline import Block, join, lead_term, looks_like_heading, split_kind
 
 # Lead-in paragraphs ("Term: text") this many or more, making up at least half of a body's
 # paragraphs, are a glossary of their own sections: two could be a pair of conditions.
@@ -28,6 +29,7 @@ class Draft:
     sections: list[dict]  # each a section file's fields, in document order
     numbering: str  # "source" when the document prints its numbers, else "generated"
     notes: list[Note]
+    numbered_lines: set[int] = field(default_factory=set)  # lines whose printed number became a rule id
 
 
 def section_level(blocks: list[Block]) -> int:
@@ -43,6 +45,7 @@ def cut(blocks: list[Block], printed: bool, title: str) -> Draft:
         blocks = [b if b.kind != "heading" or b.number else Block("para", b.text, b.line, lines=b.lines) for b in blocks]
     level = section_level(blocks)
     notes: list[Note] = []
+    numbered: set[int] = set()
     groups: list[tuple[list[Block], list[Block]]] = []  # (headings that open it, its body)
     heads: list[Block] = []
     body: list[Block] = []
@@ -55,7 +58,8 @@ def cut(blocks: list[Block], printed: bool, title: str) -> Draft:
         else:
             body.append(block)
     groups.append((heads, body))
-    groups = [part for heads, body in groups for part in _lead_ins(heads, body, level)]
+    if not printed:  # a printed document numbers its own sections: lead-ins stay its rules' text
+        groups = [part for heads, body in groups for part in _lead_ins(heads, body, level)]
     sections: list[dict] = []
     for heads, body in groups:
         if not heads and not body:
@@ -65,10 +69,10 @@ def cut(blocks: list[Block], printed: bool, title: str) -> Draft:
             number = 0  # the front matter, before the first printed section
         elif not printed:
             number = len(sections) + 1
-        sections.append(_section(heads, body, number, title, printed, notes))
+        sections.append(_section(heads, body, number, title, printed, notes, numbered))
         for head in heads:
             notes.append(Note(head.line, f"import.note.{head.how}", {"number": number, "title": head.text}))
-    return Draft(sections, "source" if printed else "generated", notes)
+    return Draft(sections, "source" if printed else "generated", notes, numbered)
 
 
 def _lead_ins(heads: list[Block], body: list[Block], level: int) -> list[tuple[list[Block], list[Block]]]:
@@ -93,7 +97,9 @@ def _lead_ins(heads: list[Block], body: list[Block], level: int) -> list[tuple[l
     return out
 
 
-def _section(heads: list[Block], body: list[Block], number: int, title: str, printed: bool, notes: list[Note]) -> dict:
+def _section(
+    heads: list[Block], body: list[Block], number: int, title: str, printed: bool, notes: list[Note], numbered: set[int]
+) -> dict:
     out: dict = {"id": str(number), "number": number}
     if heads and heads[-1].how == "lead-in":  # the paragraph is the section's first rule
         out["title"], out["title_from"] = heads[-1].term, "inline"
@@ -106,7 +112,7 @@ def _section(heads: list[Block], body: list[Block], number: int, title: str, pri
         out["title"], out["title_from"] = title, "editor"
     if len(heads) > 1:
         out["part"] = " ".join(h.text for h in heads[:-1])
-    rules, intro = (_printed_rules if printed else _generated_rules)(body, number, notes)
+    rules, intro = (_printed_rules if printed else _generated_rules)(body, number, notes, numbered)
     if intro:
         out["intro"] = "\n".join(intro)
     if rules:
@@ -132,7 +138,7 @@ def _add_item(rule: dict, block: Block) -> None:
     rule.setdefault("items", []).append(_item(block, rule))
 
 
-def _generated_rules(body: list[Block], number: int, notes: list[Note]) -> tuple[list[dict], list[str]]:
+def _generated_rules(body: list[Block], number: int, notes: list[Note], numbered: set[int]) -> tuple[list[dict], list[str]]:
     rules: list[dict] = []
     for block in body:
         current = rules[-1] if rules else None
@@ -147,12 +153,11 @@ def _generated_rules(body: list[Block], number: int, notes: list[Note]) -> tuple
             and "items" not in current
         ):
             current["text"] = block.text
-        elif block.kind == "para" or current is None:
+        elif block.kind == "para":
+            rules.append({"id": "", "text": block.text})
+        elif current is None:  # a list or a table first under its title: a rule of items only
             rule: dict = {"id": ""}
-            if block.kind == "row":
-                rule["items"] = [_item(block, rule)]
-            else:
-                rule["text"] = block.text if block.kind != "step" else f"{block.number}. {block.text}"
+            rule["items"] = [_item(block, rule)]
             rules.append(rule)
         else:
             _add_item(current, block)
@@ -161,19 +166,20 @@ def _generated_rules(body: list[Block], number: int, notes: list[Note]) -> tuple
     return [_ordered(r) for r in rules], []
 
 
-def _printed_rules(body: list[Block], number: int, notes: list[Note]) -> tuple[list[dict], list[str]]:
+def _printed_rules(body: list[Block], number: int, notes: list[Note], numbered: set[int]) -> tuple[list[dict], list[str]]:
     rules: list[dict] = []
     intro: list[str] = []
     seen: set[str] = set()
     for block in body:
         if block.number and block.kind == "para" and block.number not in seen:
             seen.add(block.number)
+            numbered.add(block.line)
             short = looks_like_heading(block.text)
             rules.append({"id": block.number, "heading" if short else "text": block.text})
             continue
         if block.number and block.kind == "para":  # the same number twice: kept as text
             notes.append(Note(block.line, "import.note.repeated", {"rule": block.number}))
-            block = Block("para", f"{block.number} {block.text}", block.line)
+            block = Block("para", functools.reduce(join, block.lines), block.line)  # as written
         if not rules:
             marker = {"bullet": "• ", "step": f"{block.number}. "}.get(block.kind, "")
             intro.append(marker + block.text)

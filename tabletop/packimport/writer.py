@@ -27,6 +27,7 @@ from tabletop.rules.packs import LANGUAGES, PACK_ID_RE, PackError, load_pack
 # number as an id (62.13), as the shipped TI4 pack does with the same slips.
 _NUMBER_DOT = re.compile(r"^(\s*\d{1,3}\.\d{1,3})\.(?=\s)")
 MAX_ID = 40  # a pack id is typed in /settings game: and shown in lists; 40 keeps it readable
+NAME_MAX = 100  # the game's name: a menu's choice shows at most 100 characters
 
 
 @dataclass(frozen=True)
@@ -38,6 +39,7 @@ class Imported:
     sections: list[dict]
     notes: list[Note]
     written: bool
+    replaces: bool  # a pack with this id was there (--replace)
 
 
 def guess_language(lines: list[reader.Line]) -> str:
@@ -84,30 +86,44 @@ def import_pack(
 ) -> Imported:
     """Read, cut, check and (unless dry_run) write the pack; UserError says why not."""
     check_id(pack_id, rules_dir, replace)
+    replaces = (rules_dir / pack_id).exists()
     if language is not None and language not in LANGUAGES:
         raise UserError(t("import.bad_language", languages=", ".join(LANGUAGES)))
     lines, drafted, name = draft(source, title)
     language = language or guess_language(lines)
     meta = {
         "id": pack_id,
-        "names": {code: name for code in LANGUAGES},
+        "names": {code: name[:NAME_MAX] for code in LANGUAGES},
         "language": language,
         "numbering": drafted.numbering,
         "source": f"{name} ({source.name})",
         "credit": f"Imported from {source.name} with `bot.py pack import`: the text as the document gives it; "
         "its rights stay with the document's owners.",
     }
-    rules_dir.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{pack_id}-", dir=rules_dir))
+    staging = _staging(rules_dir, pack_id, dry_run)
     try:
         folder = staging / pack_id
         _write(folder, meta, drafted.sections)
-        _check(folder, lines)
+        _check(folder, lines, drafted.numbered_lines)
         if not dry_run:
-            _move_into_place(folder, rules_dir / pack_id)
+            _move_into_place(folder, rules_dir / pack_id, replace)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
-    return Imported(pack_id, rules_dir / pack_id, language, drafted.numbering, drafted.sections, drafted.notes, not dry_run)
+    return Imported(
+        pack_id, rules_dir / pack_id, language, drafted.numbering, drafted.sections, drafted.notes, not dry_run, replaces
+    )
+
+
+def _staging(rules_dir: Path, pack_id: str, dry_run: bool) -> Path:
+    """Where the pack is written first: beside the packs (so that moving it in is a rename), or,
+    for a dry run, in the system's temporary folder (a dry run writes nothing to the packs)."""
+    try:
+        if dry_run:
+            return Path(tempfile.mkdtemp(prefix="pack-import-"))
+        rules_dir.mkdir(parents=True, exist_ok=True)
+        return Path(tempfile.mkdtemp(prefix=f".{pack_id}-", dir=rules_dir))
+    except OSError:
+        raise UserError(t("import.cannot_write", folder=str(rules_dir)[:200])) from None
 
 
 def _write(folder: Path, meta: dict, drafted: list[dict]) -> None:
@@ -123,24 +139,33 @@ def _dump(path: Path, data: dict) -> None:
     path.write_text(text, encoding="utf-8")
 
 
-def _check(folder: Path, lines: list[reader.Line]) -> None:
+def _check(folder: Path, lines: list[reader.Line], numbered: set[int]) -> None:
     """The packs' validator and the character-for-character comparison, or a sentence."""
     try:
         pack = load_pack(folder, folder.parent)
     except PackError as exc:  # a defect of the importer, not of the document: say where
         raise UserError(t("import.invalid", problem=exc.messages[0][:300])) from None
-    document = squash([_NUMBER_DOT.sub(r"\1", line.text) for line in lines])
+    document = squash([_NUMBER_DOT.sub(r"\1", x.text) if x.number in numbered else x.text for x in lines])
     ours = squash(pack_lines(pack))
     if document != ours:
         raise UserError(t("import.unfaithful", where=first_difference(document, ours)))
 
 
-def _move_into_place(folder: Path, target: Path) -> None:
+def _move_into_place(folder: Path, target: Path, replace: bool) -> None:
+    """The new pack in; with --replace, the old one moved aside first and put back if the new
+    one cannot go in. A pack that appeared meanwhile is never replaced unasked."""
     old = None
-    if target.exists():  # --replace: the old pack is moved aside, then removed once the new one is in
-        old = target.with_name(f".{target.name}.replaced")
-        shutil.rmtree(old, ignore_errors=True)
-        target.rename(old)
-    folder.rename(target)
+    try:
+        if target.exists():
+            if not replace:
+                raise UserError(t("import.exists", id=target.name))
+            old = target.with_name(f".{target.name}.replaced")
+            shutil.rmtree(old, ignore_errors=True)
+            target.rename(old)
+        folder.rename(target)
+    except OSError:
+        if old is not None and not target.exists():
+            old.rename(target)
+        raise UserError(t("import.cannot_write", folder=str(target.parent)[:200])) from None
     if old is not None:
         shutil.rmtree(old, ignore_errors=True)

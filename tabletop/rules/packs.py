@@ -274,8 +274,8 @@ def _check_section(data: dict, pack_id: str, checker: _Checker) -> Section | Non
         rid = str(raw.get("id", f"#{index + 1}"))
         rwhere = f"{where}, rule {rid}"
         checker.fields(rwhere, raw, **RULE_FIELDS)
-        table_only = bool(raw.get("items")) and all(isinstance(i, dict) and list(i) == ["row"] for i in raw.get("items") or [])
-        if not raw.get("text") and not raw.get("heading") and not table_only:
+        # a rule may be only its items: a table, or a list under its section's title
+        if not raw.get("text") and not raw.get("heading") and not raw.get("items"):
             checker.error(rwhere, "'text' is missing")
         if isinstance(number, int) and not re.fullmatch(rf"{number}\.\d+", rid):
             checker.error(rwhere, f"'id' must be {number}.N (the section number, a dot, a number)")

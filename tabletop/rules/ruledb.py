@@ -40,8 +40,10 @@ BUILD_CODE = (
 
 
 def source_files(rules_dir: Path | None = None) -> list[Path]:
+    """The packs' YAML files; hidden folders (an import being written) are not packs."""
     rules_dir = rules_dir or config.rules_dir()
-    return sorted(rules_dir.rglob("*.yaml"))
+    files = rules_dir.rglob("*.yaml")
+    return sorted(p for p in files if not any(part.startswith(".") for part in p.relative_to(rules_dir).parts))
 
 
 def content_hash(rules_dir: Path | None = None) -> str:
@@ -168,6 +170,7 @@ def _write(db: sqlite_utils.Database, packs: list[Pack], digest: str, analyzer: 
         ),
         pk="id",
     )
+    _create_optional_tables(db)
     for p in packs:
         _write_sections(db, p)
         db.table("docs").insert_all(_embedded(_doc_rows(p, analyzer)), columns={"vector": bytes})
@@ -175,6 +178,21 @@ def _write(db: sqlite_utils.Database, packs: list[Pack], digest: str, analyzer: 
     for table, columns in (("aliases", ["pack", "section"]), ("related", ["pack", "section"])):
         if db.table(table).exists():
             db.table(table).create_index(columns)
+
+
+def _create_optional_tables(db: sqlite_utils.Database) -> None:
+    """The tables a pack may leave empty (an imported pack has no aliases, related topics or
+    lexicon, maybe no numbered rules): created empty, so that readers find them all."""
+    db.table("rules").create(
+        {"pack": str, "section": str, "id": str, "position": int, "heading": str, "text": str, "items": str, "editor_note": str},
+        pk=("pack", "id"),
+    )
+    db.table("aliases").create({"pack": str, "section": str, "alias": str})
+    db.table("related").create({"pack": str, "section": str, "position": int, "name": str, "target": str})
+    db.table("lexicon").create(
+        {"pack": str, "position": int, "term": str, "names": str, "spellings": str, "words": str, "topic": int, "broader": str},
+        pk=("pack", "position"),
+    )
 
 
 def _write_sections(db: sqlite_utils.Database, p: Pack) -> None:

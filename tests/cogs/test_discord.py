@@ -315,6 +315,24 @@ async def test_roll_command(bot):
 # --- agenda -------------------------------------------------------------------------------------
 
 
+async def test_a_secret_vote_is_acknowledged_to_the_voter_only(bot):
+    from tabletop.core.payloads import NOTE
+
+    admin = FakeInteraction(bot, user=FakeUser(1, "Alice"))
+    await slash("agenda start").callback(admin, name="X", players="<@1> <@2>", secret=True)
+    form = await form_of(bot, "agenda:1:vote:1", FakeUser(2, "Bob"), votes="5")
+    voter = FakeInteraction(bot, user=FakeUser(2, "Bob"), message=FakeMessage([], interaction_user=FakeUser(1)))
+    await submit(form, voter)
+    abstainer = FakeInteraction(bot, user=FakeUser(1, "Alice"), message=FakeMessage([], interaction_user=FakeUser(1)))
+    await persistent_item("agenda:1:abstain").callback(abstainer)
+    for press in (voter, abstainer):
+        public = [s for s in press.log if not s.ephemeral]
+        assert public and all(s.note == "" for s in public), [s.note for s in public]
+        assert not any(getattr(i, "id", None) == NOTE for s in public for i in s.kwargs["view"].walk_children())
+        assert "5표" not in "".join(s.text for s in public)
+    assert any(s.ephemeral and "5표" in s.text for s in voter.log)  # the voter alone is told
+
+
 async def test_an_agenda_is_a_card_whose_parts_are_its_outcomes(bot):
     from tabletop.core.payloads import SECTION, role
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import shutil
+from pathlib import Path
 
 import pytest
 import yaml
@@ -77,13 +78,16 @@ def test_markdown_headings_come_from_the_markup(tmp_path):
     source = tmp_path / "house.md"
     source.write_text(
         "# House rules\n\nOur table's rules.\n\n## Setup\n\nDeal five cards.\n\n```\n# not a heading\n```\n\n"
-        "## Turns\n\nPlay one card.\n\n- Draw after playing.\n- Pass clockwise.\n\nScoring\n-------\n\nCount points.\n",
+        "## Turns\n\nPlay one card.\n\n- Draw after playing.\n- Pass clockwise.\n\nScoring\n-------\n\nCount points.\n\n"
+        "## Pieces\n\n- 5 cards\n- 2 dice\n",
         encoding="utf-8",
     )
     done = import_pack(source, "house", tmp_path / "rules", language="en")
     pack = load_pack(tmp_path / "rules" / "house", tmp_path)
     titles = [s.title for s in pack.sections]
-    assert titles == ["House rules", "Setup", "Turns", "Scoring"] and pack.numbering == "generated"
+    assert titles == ["House rules", "Setup", "Turns", "Scoring", "Pieces"] and pack.numbering == "generated"
+    pieces = pack.sections[4].rules[0]  # a list first under its title: every item keeps its mark
+    assert pieces.text == "" and [(i.kind, i.text) for i in pieces.items] == [("bullet", "5 cards"), ("bullet", "2 dice")]
     setup = pack.sections[1]
     assert "# not a heading" in " ".join(r.text for r in setup.rules)
     turns = pack.sections[2]
@@ -113,6 +117,79 @@ def test_a_word_file_reads_its_heading_styles_and_tables(tmp_path):
     assert rows == [["1등", "5점"], ["2등", "3점"]]
 
 
+def test_a_word_table_gives_a_merged_cell_once_and_a_nested_table_its_rows(tmp_path):
+    import docx
+
+    document = docx.Document()
+    document.add_heading("점수", 1)
+    document.add_paragraph("점수표입니다.")
+    table = document.add_table(rows=2, cols=3)
+    merged = table.cell(0, 0).merge(table.cell(0, 1))
+    merged.text = "합친 칸"
+    table.cell(0, 2).text = "오른쪽"
+    table.cell(1, 0).text = "아래"
+    inner = table.cell(1, 2).add_table(rows=1, cols=2)
+    inner.cell(0, 0).text, inner.cell(0, 1).text = "안쪽", "표"
+    document.add_heading("끝", 1)
+    document.add_paragraph("끝입니다.")
+    source = tmp_path / "merged.docx"
+    document.save(source)
+    import_pack(source, "merged", tmp_path / "rules")
+    pack = load_pack(tmp_path / "rules" / "merged", tmp_path)
+    rows = [i.cells for r in pack.sections[0].rules for i in r.items if i.kind == "row"]
+    assert rows[0] == ["합친 칸", "오른쪽"] and ["안쪽", "표"] in rows
+    assert sum(c.count("합친 칸") for row in rows for c in row) == 1
+
+
+def test_numbers_with_a_dot_stay_as_written_unless_they_became_rule_numbers(tmp_path):
+    source = tmp_path / "dots.txt"
+    source.write_text("Setup\n\n1.1. Each player takes a card.\n\n1.2. Shuffle the deck.\n", encoding="utf-8")
+    import_pack(source, "dots", tmp_path / "rules")
+    pack = load_pack(tmp_path / "rules" / "dots", tmp_path)
+    assert [r.text for r in pack.sections[0].rules] == ["1.1. Each player takes a card.", "1.2. Shuffle the deck."]
+
+
+def test_line_and_page_breaks_of_every_kind_are_lines(tmp_path):
+    source = tmp_path / "breaks.md"
+    source.write_text("# Title\n\nA line\u2028and more.\x0c\n## Play\r\n\r\nGo.\n\n## End\n\nStop.\n", encoding="utf-8")
+    import_pack(source, "breaks", tmp_path / "rules")
+    pack = load_pack(tmp_path / "rules" / "breaks", tmp_path)
+    assert [s.title for s in pack.sections] == ["Title", "Play", "End"]
+    assert [r.text for r in pack.sections[0].rules] == ["A line and more."]
+
+
+def test_a_dry_run_creates_nothing_and_an_unwritable_folder_is_a_sentence(tmp_path):
+    source = tmp_path / "a.txt"
+    source.write_text("준비\n\n카드를 섞습니다.\n", encoding="utf-8")
+    import_pack(source, "a", tmp_path / "missing", dry_run=True)
+    assert not (tmp_path / "missing").exists()
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    with pytest.raises(UserError, match="RULES_DIR"):
+        import_pack(source, "a", blocker)
+
+
+def test_a_failed_replace_puts_the_old_pack_back(tmp_path, monkeypatch):
+    rules = tmp_path / "rules"
+    first, second = tmp_path / "a.txt", tmp_path / "b.txt"
+    first.write_text("준비\n\n카드를 섞습니다.\n", encoding="utf-8")
+    second.write_text("진행\n\n한 장씩 냅니다.\n", encoding="utf-8")
+    import_pack(first, "mine", rules)
+    real_rename = Path.rename
+
+    def failing(self, target):
+        if Path(target) == rules / "mine" and ".replaced" not in str(self):
+            raise OSError("disk full")
+        return real_rename(self, target)
+
+    monkeypatch.setattr(Path, "rename", failing)
+    with pytest.raises(UserError):
+        import_pack(second, "mine", rules, replace=True)
+    monkeypatch.undo()
+    assert load_pack(rules / "mine", tmp_path).sections[0].title == "준비"
+    assert sorted(p.name for p in rules.iterdir()) == ["mine"]
+
+
 @pytest.mark.parametrize(
     ("name", "content", "pack_id", "key"),
     [
@@ -123,6 +200,7 @@ def test_a_word_file_reads_its_heading_styles_and_tables(tmp_path):
         ("broken.docx", b"PK\x03\x04 not a zip", "x", "import.binary"),
         ("rules.pdf", b"%PDF-1.7", "x", "import.pdf"),
         ("rules.odt", b"text", "x", "import.kind"),
+        ("folder.txt", None, "x", "import.folder"),
         ("ok.txt", "규칙\n\n카드를 섞습니다.\n".encode(), "../escape", "import.bad_id"),
         ("ok.txt", "규칙\n\n카드를 섞습니다.\n".encode(), "a/b", "import.bad_id"),
         ("ok.txt", "규칙\n\n카드를 섞습니다.\n".encode(), "Ti4", "import.bad_id"),
@@ -136,7 +214,10 @@ def test_bad_input_gets_a_sentence_and_writes_nothing(tmp_path, name, content, p
     shutil.copytree(RULES_DIR / "ti4", rules / "ti4")
     before = sorted(p.relative_to(rules) for p in rules.rglob("*"))
     source = tmp_path / name
-    source.write_bytes(content)
+    if content is None:
+        source.mkdir()
+    else:
+        source.write_bytes(content)
     with pytest.raises(UserError) as caught:
         import_pack(source, pack_id, rules)
     template = catalogue("ko")[key].split("{")[0]
@@ -152,6 +233,7 @@ def test_replace_swaps_the_pack_and_dry_run_writes_nothing(tmp_path):
     import_pack(first, "mine", rules)
     dry = import_pack(second, "mine", rules, replace=True, dry_run=True)
     assert not dry.written and load_pack(rules / "mine", tmp_path).sections[0].title == "준비"
+    assert dry.replaces
     import_pack(second, "mine", rules, replace=True)
     assert load_pack(rules / "mine", tmp_path).sections[0].title == "진행"
     assert sorted(p.name for p in rules.iterdir()) == ["mine"]  # no staging or old copy left
@@ -211,3 +293,74 @@ def test_the_website_includes_an_imported_pack(tmp_path):
     build.build(Compendium(db), out)
     pages = "".join(p.read_text(encoding="utf-8") for p in (out / "house").rglob("*.html"))
     assert "간식은 차례가 끝난 사람만 먹습니다." in pages
+
+
+def test_plain_text_lists_end_where_a_heading_follows_a_blank_line(tmp_path):
+    source = tmp_path / "small.txt"
+    source.write_text(
+        "작은 게임\n\n이 게임은 예시입니다.\n\n구성물\n\n- 카드 10장\n- 토큰 5개\n\n준비\n\n카드를 섞습니다.\n", encoding="utf-8"
+    )
+    import_pack(source, "small", tmp_path / "rules")
+    pack = load_pack(tmp_path / "rules" / "small", tmp_path)
+    assert [s.title for s in pack.sections] == ["작은 게임", "구성물", "준비"]
+    assert [i.text for i in pack.sections[1].rules[0].items] == ["카드 10장", "토큰 5개"]
+
+
+def test_japanese_plain_text_keeps_its_list_marks_and_noun_headings(tmp_path):
+    source = tmp_path / "kitsune.txt"
+    source.write_text(
+        "きつねの宝探し\n\nきつねの宝探しは、森で宝石を集めるゲームです。\n\n内容物\n\n・森タイル二十枚\n・宝石チップ三十個\n\n"
+        "手番の流れ\n\n手番プレイヤーはカードを一枚引き、\nきつねコマを進めます。\n",
+        encoding="utf-8",
+    )
+    done = import_pack(source, "kitsune", tmp_path / "rules")
+    pack = load_pack(tmp_path / "rules" / "kitsune", tmp_path)
+    assert done.language == "ja" and pack.names["ja"] == "きつねの宝探し"
+    assert [s.title for s in pack.sections] == ["きつねの宝探し", "内容物", "手番の流れ"]
+    assert [(i.kind, i.text) for i in pack.sections[1].rules[0].items] == [
+        ("bullet", "・森タイル二十枚"),
+        ("bullet", "・宝石チップ三十個"),
+    ]
+    assert pack.sections[2].rules[0].text == "手番プレイヤーはカードを一枚引き、きつねコマを進めます。"  # joined without a space
+
+
+def test_a_rules_folder_of_imported_packs_only_answers(tmp_path):
+    """An imported pack has no aliases, related topics or lexicon: the database still has those
+    tables, so a folder of imported packs alone (RULES_DIR) answers."""
+    rules = tmp_path / "rules"
+    source = tmp_path / "small.txt"
+    source.write_text("준비\n\n카드를 섞습니다.\n\n종료\n\n카드가 없으면 끝납니다.\n", encoding="utf-8")
+    import_pack(source, "small", rules)
+    db = tmp_path / "rules.db"
+    ruledb.build(rules, db)
+    comp = Compendium(db)
+    assert answers.lookup(comp, "2.1", "small").section.title == "종료"
+
+
+def test_a_printed_glossary_keeps_lead_ins_inside_its_numbered_sections(tmp_path):
+    source = tmp_path / "printed.txt"
+    source.write_text(
+        "62 정책 단계\n\n62.1 첫 규칙입니다.\n\n63 정책 카드\n\n63.1 둘째 규칙입니다.\n\n"
+        "법: 게임에 남습니다.\n\n명령: 한 번 쓰입니다.\n\n선출: 누군가를 뽑습니다.\n\n64 정치\n\n64.1 셋째 규칙입니다.\n",
+        encoding="utf-8",
+    )
+    import_pack(source, "printed", tmp_path / "rules")
+    pack = load_pack(tmp_path / "rules" / "printed", tmp_path)
+    assert [s.number for s in pack.sections] == [62, 63, 64]
+    assert [i.text for i in pack.sections[1].rules[0].items][:1] == ["법: 게임에 남습니다."]
+
+
+def test_a_word_file_with_broken_xml_is_a_sentence(tmp_path):
+    import zipfile
+
+    import docx
+
+    good = tmp_path / "good.docx"
+    docx.Document().save(good)
+    broken = tmp_path / "broken.docx"
+    with zipfile.ZipFile(good) as src, zipfile.ZipFile(broken, "w") as out:
+        for item in src.infolist():
+            data = src.read(item.filename)
+            out.writestr(item, b"<w:document><unclosed>" if item.filename == "word/document.xml" else data)
+    with pytest.raises(UserError, match="docx"):
+        import_pack(broken, "broken", tmp_path / "rules")

@@ -75,7 +75,8 @@ def test_chat_mode_stays_in_the_servers_game_unless_another_is_named(compendium,
 
     try:
         answer = answers.chat_answer(compendium, query, "ti4")
-    except UserError:
+    except UserError as refused:  # nothing in TI4's pack: it did not wander into another game
+        assert refused.message == answers.t("no_result", query=query)
         return
     section = getattr(answer, "section", None)
     assert section is None or section.pack == "ti4"
@@ -294,8 +295,13 @@ def test_results_name_the_matched_rule(compendium):
     assert r.as_dict() == {"id": "80", "title": "피해 견딤 (유닛 능력)", "rule": "80.3", "score": 100.0, "confidence": 1.0}
 
 
-def test_query_limit_constant():
-    assert MAX_QUERY_CHARS == 200
+def test_a_query_is_read_up_to_its_limit_and_refused_past_it():
+    from tabletop.core.errors import UserError
+    from tabletop.rules import answers
+
+    answers.check_query("폭" * MAX_QUERY_CHARS)
+    with pytest.raises(UserError, match=str(MAX_QUERY_CHARS)):
+        answers.check_query("폭" * (MAX_QUERY_CHARS + 1))
 
 
 def test_text_helpers():
