@@ -132,7 +132,7 @@ def cmd_search(args) -> int:
         for m in missing:
             print(answers.t("missing.topic", topic=f"{m.name} ({m.english})", document=args.game))
         if not results and not missing:
-            print(answers.t("no_result", query=q))
+            print(answers.nothing_found(comp, q, args.game))
         for i, r in enumerate(results, 1):
             print(f"{i:>2}. {answers.result_label(comp, r)}  [{r.how} {r.score:.1f}]")
     return 1 if refused else 0

@@ -254,11 +254,18 @@ def lookup(compendium: Compendium, query: str, game: str = DEFAULT_GAME) -> Rule
         missing = compendium.search.missing(query, game)
         if missing:
             return missing_answer(compendium, missing[0])
-        raise UserError(t("no_result", query=query))
+        raise UserError(nothing_found(compendium, query, game))
     best = results[0]
     answer = section_answer(compendium, compendium.known_section(game, best.section), best.rule)
     answer.note = absent_note(best)
     return answer
+
+
+def nothing_found(compendium: Compendium, query: str, game: str) -> str:
+    """"No rule found", with a rule number of this very pack as the example of what to type."""
+    pack = compendium.pack(game)
+    ids = [r.id for s in pack.sections for r in s.rules] if pack else []
+    return t("no_result", query=query, example=ids[len(ids) // 2] if ids else "1.1")
 
 
 def open_section(compendium: Compendium, game: str, value: str) -> RuleAnswer:
@@ -266,7 +273,7 @@ def open_section(compendium: Compendium, game: str, value: str) -> RuleAnswer:
     section_id, _, rule_id = value.partition(":")
     section = compendium.section(game, section_id)
     if section is None:
-        raise UserError(t("no_result", query=value[:50]))
+        raise UserError(nothing_found(compendium, value[:50], game))
     return section_answer(compendium, section, rule_id or None)
 
 
@@ -331,7 +338,7 @@ def search_reply(compendium: Compendium, query: str, game: str = DEFAULT_GAME, l
         missing = compendium.search.missing(query, game)
         if missing:
             return missing_answer(compendium, missing[0]).reply()
-        raise UserError(t("no_result", query=query))
+        raise UserError(nothing_found(compendium, query, game))
     return results_reply(compendium, query, results)
 
 
@@ -382,7 +389,7 @@ def chat_answer(compendium: Compendium, query: str, game: str = DEFAULT_GAME) ->
         missing = compendium.search.missing(query, game)
         if missing:
             return missing_answer(compendium, missing[0])
-        raise UserError(t("no_result", query=query))
+        raise UserError(nothing_found(compendium, query, game))
     if results[0].confident:
         answer = section_answer(compendium, compendium.known_section(game, results[0].section), results[0].rule)
         answer.note = "\n".join(x for x in (note, absent_note(results[0])) if x)

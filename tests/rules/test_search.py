@@ -76,7 +76,7 @@ def test_chat_mode_stays_in_the_servers_game_unless_another_is_named(compendium,
     try:
         answer = answers.chat_answer(compendium, query, "ti4")
     except UserError as refused:  # nothing in TI4's pack: it did not wander into another game
-        assert refused.message == answers.t("no_result", query=query)
+        assert refused.message == answers.nothing_found(compendium, query, "ti4")
         return
     section = getattr(answer, "section", None)
     assert section is None or section.pack == "ti4"
@@ -317,3 +317,11 @@ def test_text_helpers():
 @pytest.mark.parametrize("game", [["ti4"], None, 3, "nosuch"])
 def test_a_game_that_is_no_pack_id_finds_nothing(compendium, game):
     assert compendium.search.search("폭격", game) == [] and compendium.search.index(game) is None
+
+
+def test_no_result_suggests_a_rule_number_of_the_pack_asked(compendium):
+    from tabletop.rules import answers
+
+    liftoff = answers.nothing_found(compendium, "xyz", "liftoff")
+    ids = {r.id for s in compendium.packs["liftoff"].sections for r in s.rules}
+    assert "79.1" not in liftoff and any(f"{i})" in liftoff for i in ids)
