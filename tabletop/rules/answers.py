@@ -262,7 +262,7 @@ def lookup(compendium: Compendium, query: str, game: str = DEFAULT_GAME) -> Rule
 
 
 def nothing_found(compendium: Compendium, query: str, game: str) -> str:
-    """"No rule found", with a rule number of this very pack as the example of what to type."""
+    """ "No rule found", with a rule number of this very pack as the example of what to type."""
     pack = compendium.pack(game)
     ids = [r.id for s in pack.sections for r in s.rules] if pack else []
     return t("no_result", query=query, example=ids[len(ids) // 2] if ids else "1.1")

@@ -273,9 +273,10 @@ class PackIndex:
         the result is shared through `_read`'s cache)."""
         norm = text.normalize(query)
         words = [w for w in _words_of(norm) if text.strip_particle(w) not in text.STOPWORDS and w not in text.STOPWORDS]
-        analysed = {word: query_tokens(word, self.analyzer) for word in words}
+        in_context = self.analyzer.lemmas(query)
+        analysed = {word: _read_in_context(query_tokens(word, self.analyzer), word, in_context) for word in words}
         lemma_forms = {t[2:] for tokens in analysed.values() for t in tokens if t.startswith("L:")}
-        lemma_forms |= set(self.analyzer.lemmas(query))
+        lemma_forms |= set(in_context)
         query_words = {text.key(w) for w in norm.split()}
         # English names of several words (space cannon, ground forces) as the question's word runs
         latin = [text.singular(text.key(w)) for w in norm.split()]
@@ -442,6 +443,18 @@ def allowed_edits(jamo_len: int) -> int:
     if jamo_len <= 15:
         return 2
     return 3
+
+
+def _read_in_context(tokens: dict[str, float], word: str, in_context: list[str]) -> dict[str, float]:
+    """A word read alone can split wrongly where the sentence reads it whole (해적이 alone is
+    해 + 적 + 이; in "해적이 오면" it is 해적 + 이): when the word alone gives only one-syllable
+    lemmas and the sentence reads a longer noun inside it, the sentence's reading stands."""
+    alone = [t[2:] for t in tokens if t.startswith("L:")]
+    longer = [lm for lm in in_context if len(lm) > 1 and not lm.endswith("다") and lm in word]
+    if not alone or not longer or any(len(lm) > 1 for lm in alone):
+        return tokens
+    kept = {t: w for t, w in tokens.items() if not t.startswith("L:")}
+    return {**{f"L:{lm}": 1.0 for lm in longer}, **kept}
 
 
 def query_tokens(phrase: str, analyzer: morph.Analyzer) -> dict[str, float]:

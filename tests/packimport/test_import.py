@@ -364,3 +364,19 @@ def test_a_word_file_with_broken_xml_is_a_sentence(tmp_path):
             out.writestr(item, b"<w:document><unclosed>" if item.filename == "word/document.xml" else data)
     with pytest.raises(UserError, match="docx"):
         import_pack(broken, "broken", tmp_path / "rules")
+
+
+def test_a_question_finds_an_imported_rule_by_a_word_read_in_its_sentence(tmp_path):
+    """해적이 read alone splits as 해 + 적 + 이; in the question it is 해적: the rule is found."""
+    rules = tmp_path / "rules"
+    source = tmp_path / "star.md"
+    source.write_text(
+        "# 별빛 상인\n\n## 차례 진행\n\n주사위를 굴리고 이동합니다.\n\n### 해적 습격\n\n주사위 두 개가 같은 눈이면 해적이 습격합니다.\n\n"
+        "## 게임 종료\n\n누군가 금화 20개를 모으면 끝납니다.\n",
+        encoding="utf-8",
+    )
+    import_pack(source, "star", rules)
+    db = tmp_path / "rules.db"
+    ruledb.build(rules, db)
+    results = Compendium(db).search.search("해적이 오면 어떻게 돼?", "star", limit=1)
+    assert results and results[0].rule == "1.2"
