@@ -23,8 +23,8 @@ sys.path.insert(0, str(ROOT))
 
 from tabletop.combat import odds  # noqa: E402
 from tabletop.combat.commands import build_fight, unit_book  # noqa: E402
-from tabletop.combat.dice import Dice  # noqa: E402
 from tabletop.combat.resolver import resolve  # noqa: E402
+from tabletop.core.dice import Dice  # noqa: E402
 from tabletop.core.errors import UserError  # noqa: E402
 
 # The cases the peer's exact calculator (ti4calc, prophecy-of-kings branch, JavaScript) was timed

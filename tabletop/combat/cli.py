@@ -11,10 +11,10 @@ from pathlib import Path
 from tabletop.combat import odds as exact
 from tabletop.combat.chart import odds_chart
 from tabletop.combat.commands import build_fight, fight, unit_book
-from tabletop.combat.dice import parse_seed, roll_expression
 from tabletop.combat.report import battle_pages, odds_pages, roll_pages
 from tabletop.core import arguments
 from tabletop.core.commands import COMMANDS
+from tabletop.core.dice import parse_seed, roll_expression
 from tabletop.core.errors import UserError
 from tabletop.core.i18n import t
 

@@ -22,13 +22,13 @@ from tabletop.combat.battle import (
     with_modifier,
 )
 from tabletop.combat.chart import odds_chart
-from tabletop.combat.dice import SEED, Dice, parse_seed, roll_expression
 from tabletop.combat.report import battle_pages, odds_pages, roll_pages
 from tabletop.combat.resolver import Battle, resolve
 from tabletop.combat.unitdata import UnitDataError
 from tabletop.combat.units import Side, UnitBook, parse_order, parse_side
 from tabletop.core.commands import COMMANDS, Context, Option, again_id, command, log_roll, logged_command
 from tabletop.core.components import NUMBER, Component, Press
+from tabletop.core.dice import SEED, Dice, parse_seed, roll_expression
 from tabletop.core.errors import UserError
 from tabletop.core.i18n import t
 from tabletop.core.render import Attachment, Paged

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections import Counter
 
-from tabletop.combat.dice import DiceRoll
 from tabletop.combat.odds import Odds
 from tabletop.combat.outcome import NOISE, percent
 from tabletop.combat.resolver import ATTACKER, DEFENDER, Battle, Volley
 from tabletop.combat.units import Side
+from tabletop.core.dice import DiceRoll
 from tabletop.core.i18n import t
 from tabletop.core.render import COLOR_OK, COLOR_RULE, Button, Embed, Paged, escape_md, footer_page, paginate
 

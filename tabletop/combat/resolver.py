@@ -8,9 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from tabletop.combat.battle import ATTACKER, DEFENDER, MAX_ROUNDS, Fight, HitPlan, other, takes_all_ships, without_ships
-from tabletop.combat.dice import MAX_DICE, Dice
 from tabletop.combat.model import SideModel, State, after_doom
 from tabletop.combat.units import Side
+from tabletop.core.dice import MAX_DICE, Dice
 from tabletop.core.errors import UserError
 from tabletop.core.i18n import t
 

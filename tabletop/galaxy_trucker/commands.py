@@ -3,8 +3,8 @@ text under the roll, and offer buttons to open the sections these rolls come fro
 
 from __future__ import annotations
 
-from tabletop.combat.dice import SEED, Dice, parse_seed
 from tabletop.core.commands import Context, Option, again_id, command, log_roll
+from tabletop.core.dice import SEED, Dice, parse_seed
 from tabletop.core.i18n import t
 from tabletop.core.render import FIELD_VALUE_MAX, Button, Embed, Paged, escape_md
 from tabletop.galaxy_trucker.dice import GAME, Incoming, parse_incoming, roll_incoming, roll_sabotage

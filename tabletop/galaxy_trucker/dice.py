@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from tabletop.combat.dice import Dice
+from tabletop.core.dice import Dice
 from tabletop.core.errors import UserError
 from tabletop.core.i18n import t
 from tabletop.core.text import key

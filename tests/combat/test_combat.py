@@ -12,12 +12,12 @@ import yaml
 from run_bot import run_bot
 
 from tabletop.combat.commands import build_fight, fight
-from tabletop.combat.dice import Dice, parse_seed, roll_expression
 from tabletop.combat.report import result_line
 from tabletop.combat.resolver import resolve
 from tabletop.combat.units import parse_order, parse_side, unit_book
 from tabletop.core.commands import Context, dispatch
 from tabletop.core.components import press
+from tabletop.core.dice import Dice, parse_seed, roll_expression
 from tabletop.core.errors import UserError
 from tabletop.core.i18n import t
 

@@ -11,10 +11,10 @@ from test_combat import Loaded
 
 from tabletop.combat import odds
 from tabletop.combat.commands import build_fight
-from tabletop.combat.dice import Dice
 from tabletop.combat.directed import SplitSideModel
 from tabletop.combat.resolver import resolve
 from tabletop.combat.units import unit_book
+from tabletop.core.dice import Dice
 
 
 @pytest.fixture(scope="module")

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from test_combat import Loaded, play
 
-from tabletop.combat.dice import Dice
 from tabletop.combat.units import unit_book
+from tabletop.core.dice import Dice
 
 
 @pytest.fixture(scope="module")

@@ -8,9 +8,9 @@ import pytest
 
 from tabletop.combat import odds
 from tabletop.combat.commands import build_fight
-from tabletop.combat.dice import Dice
 from tabletop.combat.resolver import resolve
 from tabletop.combat.units import unit_book
+from tabletop.core.dice import Dice
 from tabletop.core.errors import UserError
 
 

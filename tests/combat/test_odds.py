@@ -13,12 +13,12 @@ from run_bot import run_bot
 
 from tabletop.combat import hits, odds
 from tabletop.combat.commands import build_fight
-from tabletop.combat.dice import Dice
 from tabletop.combat.outcome import percent
 from tabletop.combat.report import AT_LEAST_SHOWN, thresholds
 from tabletop.combat.resolver import resolve
 from tabletop.combat.units import unit_book
 from tabletop.core.commands import Context, dispatch
+from tabletop.core.dice import Dice
 from tabletop.core.errors import UserError
 from tabletop.core.render import plain
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from tabletop.combat.dice import Dice
 from tabletop.console.app import run_line
 from tabletop.console.lines import parse_line
 from tabletop.core.commands import Context, dispatch
 from tabletop.core.components import press
+from tabletop.core.dice import Dice
 from tabletop.core.errors import UserError
 from tabletop.galaxy_trucker.dice import parse_incoming, roll_incoming, roll_sabotage
 from tabletop.rules import answers

@@ -74,7 +74,7 @@ def test_a_query_file_entry_of_the_wrong_shape_is_named(cli_env, tmp_path, entry
 
 @pytest.mark.parametrize("expr, low, high", [("d10>=11", 2, 10), ("5d10>=0", 2, 10), ("5d10>=1", 2, 10), ("2d6+1>=8", 3, 7)])
 def test_a_dice_target_no_die_can_miss_or_reach_is_refused(expr, low, high):
-    from tabletop.combat.dice import roll_expression
+    from tabletop.core.dice import roll_expression
 
     with pytest.raises(UserError) as exc:
         roll_expression(expr, 1)
