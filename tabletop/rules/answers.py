@@ -31,7 +31,7 @@ from tabletop.core.render import (
     truncate_label,
 )
 from tabletop.core.text import ROMAN
-from tabletop.rules import links
+from tabletop.rules import links, tokenizing
 from tabletop.rules.compendium import DEFAULT_GAME, Compendium, RelatedTopic
 from tabletop.rules.packs import Rule, Section
 from tabletop.rules.search import MAX_QUERY_CHARS, MissingTopic, Result
@@ -347,7 +347,7 @@ def games_named_in(compendium: Compendium, query: str) -> list[str]:
     words, longest name first: '리프트오프 점수' names Liftoff, '리프트' does not, and '갤럭시
     트러커에서' names Galaxy Trucker (a particle may follow the last word). Japanese, written
     without spaces, names a game by containment."""
-    words = [rules_text.strip_particle(w) for w in rules_text.normalize(query).split()]
+    words = [tokenizing.strip_particle(w) for w in rules_text.normalize(query).split()]
     found: dict[str, int] = {}
     for pack in compendium.packs.values():
         for name in (pack.id.replace("-", " "), *pack.names.values()):

@@ -15,7 +15,7 @@ from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
 from tabletop.core import text
-from tabletop.rules import morph
+from tabletop.rules import morph, tokenizing
 from tabletop.rules.packs import Pack, Term
 
 # The principled constants of word matching, each with its reason.
@@ -272,14 +272,18 @@ class PackIndex:
         """The question's content words, each analysed, and the lexicon forms it uses (read-only:
         the result is shared through `_read`'s cache)."""
         norm = text.normalize(query)
-        words = [w for w in _words_of(norm) if text.strip_particle(w) not in text.STOPWORDS and w not in text.STOPWORDS]
+        words = [
+            w
+            for w in _words_of(norm)
+            if tokenizing.strip_particle(w) not in tokenizing.STOPWORDS and w not in tokenizing.STOPWORDS
+        ]
         in_context = self.analyzer.lemmas(query)
         analysed = {word: _read_in_context(query_tokens(word, self.analyzer), word, in_context) for word in words}
         lemma_forms = {t[2:] for tokens in analysed.values() for t in tokens if t.startswith("L:")}
         lemma_forms |= set(in_context)
         query_words = {text.key(w) for w in norm.split()}
         # English names of several words (space cannon, ground forces) as the question's word runs
-        latin = [text.singular(text.key(w)) for w in norm.split()]
+        latin = [tokenizing.singular(text.key(w)) for w in norm.split()]
         query_words |= {"".join(latin[i:j]) for i in range(len(latin)) for j in range(i + 2, min(i + 4, len(latin)) + 1)}
         return words, analysed, self._lexicon_hits(query, text.key(query), lemma_forms, query_words)
 
@@ -299,7 +303,7 @@ class PackIndex:
         words, analysed, hits = self._read(query)
         groups: list[Group] = []
         for word in words:
-            own = {t: w for t, w in analysed[word].items() if t[2:] not in text.STOPWORDS}
+            own = {t: w for t, w in analysed[word].items() if t[2:] not in tokenizing.STOPWORDS}
             hangul = any(map(text.is_syllable, word))
             if not own or (hangul and self.analyzer.available and not any(t.startswith("L:") for t in own)):
                 continue  # the analyser found no content word in it: an ending, 있는, 거야 …
@@ -329,17 +333,17 @@ class PackIndex:
     def _lexicon_hits(self, query: str, qkey: str, lemma_forms: set[str], query_words: set[str]):
         """(form key, term index, weight) for every lexicon form the question uses."""
         out = []
-        keys = text.word_keys(query)
+        keys = tokenizing.word_keys(query)
         for lemmas, key, term_index, weight, kind in self.forms:
             if kind == "verb":
                 hit = all(lm in lemma_forms for lm in lemmas)
             elif kind == "hangul":
                 # a whole word, or what the analyser reads a word as (패스했으면 -> 패스, 사람들 -> 사람)
-                hit = key in qkey and (text.contains_word(keys, key) or key in lemma_forms)
+                hit = key in qkey and (tokenizing.contains_word(keys, key) or key in lemma_forms)
             elif kind == "cjk":
                 hit = key in qkey
             else:
-                hit = key in lemma_forms or key in query_words or text.singular(key) in query_words
+                hit = key in lemma_forms or key in query_words or tokenizing.singular(key) in query_words
             if hit:
                 out.append((key, term_index, weight))
         return out
@@ -352,7 +356,7 @@ class PackIndex:
         for s in self.pack.sections:
             for line in [s.title, s.intro] + [line for r in s.rules for line in r.lines()]:
                 for w in text.normalize(line).split():
-                    stem = text.strip_particle(text.key(w))
+                    stem = tokenizing.strip_particle(text.key(w))
                     if len(stem) >= 2 and all(map(text.is_syllable, stem)):
                         words.add(stem)
         for token in self.df:
@@ -369,7 +373,7 @@ class PackIndex:
     def repair(self, stem: str) -> str | None:
         """The vocabulary word a misspelt stem most likely meant, or None when the stem is a
         word (ours or the dictionary's) or nothing is near enough."""
-        if len(stem) < 2 or stem in self.vocabulary or stem in text.STOPWORDS or not all(map(text.is_syllable, stem)):
+        if len(stem) < 2 or stem in self.vocabulary or stem in tokenizing.STOPWORDS or not all(map(text.is_syllable, stem)):
             return None
         if self.analyzer.is_known_word(stem):
             return None
@@ -426,7 +430,7 @@ def _words_of(norm: str) -> list[str]:
     they are the particles and endings."""
     out: list[str] = []
     for word in norm.split():
-        segments = text.japanese_segments(word)
+        segments = tokenizing.japanese_segments(word)
         if not segments or any(map(text.is_syllable, word)):
             out.append(word)
             continue
@@ -461,7 +465,7 @@ def query_tokens(phrase: str, analyzer: morph.Analyzer) -> dict[str, float]:
     """Field-prefixed tokens of a phrase with their weights: lemmas (L:) in full, bigrams and
     ASCII words (B:) at BIGRAM_WEIGHT unless the phrase gave no lemma."""
     lemmas = analyzer.lemmas(phrase)
-    big, uni = text.tokens(phrase, query=True)
+    big, uni = tokenizing.tokens(phrase, query=True)
     out: dict[str, float] = {f"L:{lemma}": 1.0 for lemma in lemmas}
     bigram_weight = BIGRAM_WEIGHT if lemmas else 1.0
     for b in big:

@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from tabletop.core import text
+from tabletop.rules import tokenizing
 
 log = logging.getLogger(__name__)
 
@@ -101,7 +102,7 @@ class Analyzer:
         after_verb = False  # the last morpheme was a verb, or a verb and its connecting ending
         for form, tag in self.morphemes(text.normalize(sentence)):
             if tag in NOUN_TAGS:
-                key = text.singular(text.key(form))
+                key = tokenizing.singular(text.key(form))
                 if key:
                     out.append(key)
             elif tag in VERB_TAGS and form not in LIGHT_VERBS and not (tag == "VX" and after_verb):

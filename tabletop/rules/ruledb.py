@@ -19,7 +19,7 @@ import sqlite_utils
 
 from tabletop.core import config, text
 from tabletop.core.config import rules_db_path
-from tabletop.rules import crossling, dense, morph
+from tabletop.rules import crossling, dense, morph, tokenizing
 from tabletop.rules.packs import Pack, PackError, Section, load_packs
 
 log = logging.getLogger(__name__)
@@ -31,6 +31,7 @@ _HERE = Path(__file__).parent
 BUILD_CODE = (
     _HERE / "ruledb.py",
     Path(text.__file__),
+    _HERE / "tokenizing.py",
     _HERE / "morph.py",
     _HERE / "packs.py",
     _HERE / "dense.py",
@@ -107,7 +108,7 @@ def _doc_rows(pack: Pack, analyzer: morph.Analyzer) -> list[dict]:
     rows = []
     for s, rule_id, body, passage in _parts(pack):
         indexed = crossling.with_reading(body)  # a Japanese rule's kanji words, read in Korean too
-        big, uni = text.tokens(indexed)
+        big, uni = tokenizing.tokens(indexed)
         rows.append(
             {
                 "pack": pack.id,

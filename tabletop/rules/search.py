@@ -32,7 +32,7 @@ from rapidfuzz.distance import Levenshtein
 
 from tabletop.core import text
 from tabletop.core.settings import DEFAULT_GAME
-from tabletop.rules import crossling, dense, fusion, morph
+from tabletop.rules import crossling, dense, fusion, morph, tokenizing
 from tabletop.rules.lexical import (
     CENTRAL_TOPIC,
     SIBLING_SHARE,
@@ -252,7 +252,7 @@ class SearchEngine:
         """The question with each misspelt word stem replaced by the vocabulary word it meant."""
         out = []
         for word in norm.split():
-            stem = text.strip_particle(word)
+            stem = tokenizing.strip_particle(word)
             fixed = index.repair(stem) if stem else None
             out.append(fixed + word[len(stem) :] if fixed and word.startswith(stem) else word)
         return " ".join(out)
@@ -312,7 +312,7 @@ class SearchEngine:
         """What the question's words say of every section: the names it contains, its share of
         the question's information, its BM25 (and every document's, for the rule to highlight)."""
         words = set(text.normalize(query).split())
-        stems = {text.strip_particle(w) for w in words}
+        stems = {tokenizing.strip_particle(w) for w in words}
         contained: dict[str, float] = {}
         for name in index.names:
             if name.key == qkey or name.rule is not None:
@@ -391,14 +391,14 @@ class SearchEngine:
     def _missing(self, index: PackIndex, query: str) -> list[MissingTopic]:
         """The topics named in the question as whole words (의장이 동점이면 does not name 이동),
         or anywhere in it for a Japanese name, which is written without spaces."""
-        qkey, keys = text.key(query), text.word_keys(query)
+        qkey, keys = text.key(query), tokenizing.word_keys(query)
 
         def named(form: str) -> bool:
             if len(form) < 2:
                 return False
             if any(0x3040 <= ord(c) <= 0x9FFF for c in form):
                 return form in qkey
-            return text.contains_word(keys, form)
+            return tokenizing.contains_word(keys, form)
 
         out = [t for t in index.topics if any(named(f) for f in t[1])]
         return [m for m, _ in sorted(out, key=lambda t: -len(text.key(t[0].name)))]

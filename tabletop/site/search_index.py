@@ -22,7 +22,7 @@ import json
 from collections import Counter
 
 from tabletop.core import text
-from tabletop.rules import crossling, links
+from tabletop.rules import crossling, links, tokenizing
 from tabletop.rules.compendium import Compendium
 from tabletop.rules.lexical import BIGRAM_WEIGHT, BM25_B, BM25_K1, EXPANSION_WEIGHT, query_tokens
 
@@ -90,8 +90,8 @@ def build(compendium: Compendium, pack_id: str) -> dict:
         "lexicon": lexicon,
         "numbers": numbers,
         "names": names,
-        "particles": list(text.PARTICLES),
-        "stopwords": sorted(text.STOPWORDS),
+        "particles": list(tokenizing.PARTICLES),
+        "stopwords": sorted(tokenizing.STOPWORDS),
         "k1": BM25_K1,
         "b": BM25_B,
         "bigram": BIGRAM_WEIGHT,

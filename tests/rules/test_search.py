@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tabletop.core import text
-from tabletop.rules import evaluation, fusion
+from tabletop.rules import evaluation, fusion, tokenizing
 from tabletop.rules.search import MAX_QUERY_CHARS
 
 
@@ -309,8 +309,8 @@ def test_text_helpers():
     assert text.decompose("폭격") == "ㅍㅗㄱㄱㅕㄱ"
     assert text.initials("행성 보호막") == "ㅎㅅㅂㅎㅁ"
     assert text.is_initials_query("ㅎㅅ ㅂㅎㅁ") and not text.is_initials_query("행성")
-    assert text.strip_particle("무역품으로") == "무역품" and text.strip_particle("피해") == "피해"
-    big, uni = text.tokens("폭격은 PDS 79.1")
+    assert tokenizing.strip_particle("무역품으로") == "무역품" and tokenizing.strip_particle("피해") == "피해"
+    big, uni = tokenizing.tokens("폭격은 PDS 79.1")
     assert "폭격" in big and "pds" in big and "79" in big and "폭" in uni
 
 
