@@ -4,13 +4,12 @@ error id that is also in the log. Always ephemeral; never a traceback in the cha
 from __future__ import annotations
 
 import logging
-import uuid
 
 import discord
 from discord import app_commands
 
 from cogs.cards import layout
-from tabletop.core.errors import UserError
+from tabletop.core.errors import UserError, unexpected
 from tabletop.core.i18n import speaking, t
 from tabletop.core.render import COLOR_ERROR, Embed, Reply
 
@@ -37,7 +36,5 @@ def _message(original: BaseException) -> str:
     elif isinstance(original, (app_commands.MissingPermissions, app_commands.CheckFailure)):
         message = t("error.no_permission")
     else:
-        error_id = uuid.uuid4().hex[:8]
-        log.error("command failed [%s]", error_id, exc_info=original, extra={"error_id": error_id})
-        message = t("error.unexpected", error_id=error_id)
+        message = unexpected(original, "command")
     return message

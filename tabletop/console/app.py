@@ -12,14 +12,13 @@ import json
 import logging
 import re
 import sys
-import uuid
 from typing import TextIO
 
 from tabletop import features
 from tabletop.console import files, lines
 from tabletop.core import commands
 from tabletop.core.components import press_asking
-from tabletop.core.i18n import t
+from tabletop.core.errors import unexpected
 from tabletop.core.payloads import card_payload
 from tabletop.core.render import Button, Choice, Paged, Reply, choices, harmless, page_step
 from tabletop.rules.answers import UserError, chat_answer, check_game, check_query, error_reply
@@ -44,10 +43,8 @@ def run_command(ctx: commands.Context, line: str) -> Reply | Paged | list[Reply]
             return commands.dispatch(ctx, name, options)
     except UserError as exc:
         return error_reply(exc.message)
-    except Exception:  # the console must keep going, like the bot
-        error_id = uuid.uuid4().hex[:8]
-        log.exception("console command failed [%s]: %r", error_id, line)
-        return error_reply(t("error.unexpected", error_id=error_id))
+    except Exception as exc:  # the console must keep going, like the bot
+        return error_reply(unexpected(exc, f"console command {line[:80]!r}"))
 
 
 def _is_game(ctx: commands.Context, value: str) -> bool:
@@ -116,10 +113,8 @@ class Piped:
                 return press_asking(self.ctx, choice.custom_id, choice.value, self.ask)
         except UserError as exc:
             return error_reply(exc.message)
-        except Exception:
-            error_id = uuid.uuid4().hex[:8]
-            log.exception("console button failed [%s]", error_id)
-            return error_reply(t("error.unexpected", self.ctx.locale, error_id=error_id))
+        except Exception as exc:  # like a command: logged with an id, the session goes on
+            return error_reply(unexpected(exc, "console button"))
 
     def show(self, result) -> None:
         if self.as_json:

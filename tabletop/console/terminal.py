@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import logging
 import re
-import uuid
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -28,7 +27,7 @@ from tabletop.core import commands
 from tabletop.core import text as rules_text
 from tabletop.core.components import press_asking
 from tabletop.core.config import setting
-from tabletop.core.errors import UserError
+from tabletop.core.errors import UserError, unexpected
 from tabletop.core.i18n import t
 from tabletop.core.render import Choice, Paged, Reply, choices, harmless, page_step
 from tabletop.rules.answers import error_reply
@@ -296,10 +295,8 @@ class Terminal:
                 self.press(int(number["n"]), number["actor"])
             except UserError as exc:
                 render(self.console, error_reply(exc.message), [])
-            except Exception:  # like a command: logged with an id, the session goes on
-                error_id = uuid.uuid4().hex[:8]
-                log.exception("console button failed [%s]: %r", error_id, line)
-                render(self.console, error_reply(t("error.unexpected", self.ctx.locale, error_id=error_id)), [])
+            except Exception as exc:  # like a command: logged with an id, the session goes on
+                render(self.console, error_reply(unexpected(exc, f"console button {line[:80]!r}")), [])
             return
         self.show(self.run_command(self.ctx, line))
 
