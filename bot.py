@@ -123,8 +123,8 @@ def cmd_search(args) -> int:
             else:
                 print(exc.message, file=sys.stderr)
             continue
-        results = comp.search.search(q, args.game, limit=args.limit)
-        missing = comp.search.missing(q, args.game) if not results else []
+        found = comp.search.find(q, args.game, limit=args.limit)
+        results, missing = found.results, found.missing
         if args.json:  # a topic the document lacks: {"id": null, "missing": true, …}
             listed = [r.as_dict() for r in results] or [m.as_dict() for m in missing]
             print(json.dumps({"query": q, "results": listed}, ensure_ascii=False))
@@ -132,7 +132,10 @@ def cmd_search(args) -> int:
         for m in missing:
             print(answers.t("missing.topic", topic=f"{m.name} ({m.english})", document=args.game))
         if not results and not missing:
-            print(answers.nothing_found(comp, q, args.game))
+            try:  # a rule number the pack lacks, with its range, or "no rule found"
+                answers.nothing_answers(comp, found, q, args.game)
+            except answers.UserError as exc:
+                print(exc.message)
         for i, r in enumerate(results, 1):
             print(f"{i:>2}. {answers.result_label(comp, r)}  [{r.how} {r.score:.1f}]")
     return 1 if refused else 0

@@ -34,7 +34,7 @@ from tabletop.core.text import ROMAN
 from tabletop.rules import links, tokenizing
 from tabletop.rules.compendium import DEFAULT_GAME, Compendium, RelatedTopic
 from tabletop.rules.packs import Rule, Section
-from tabletop.rules.search import MAX_QUERY_CHARS, MissingTopic, Result
+from tabletop.rules.search import MAX_QUERY_CHARS, Found, MissingTopic, Result
 
 if TYPE_CHECKING:
     from tabletop.core.commands import Context
@@ -234,13 +234,17 @@ def missing_answer(compendium: Compendium, topic: MissingTopic) -> RuleAnswer:
     return RuleAnswer(pages=[page], rows=[buttons] if buttons else [])
 
 
-def no_such_number(compendium: Compendium, query: str, game: str) -> None:
-    """A rule number the document does not have never opens another rule: say so, with the
-    pack's range (UserError)."""
-    span = compendium.search.number_range(query, game)
-    if span:
+def nothing_answers(compendium: Compendium, found: Found, query: str, game: str) -> RuleAnswer:
+    """No result: a rule number the document does not have is said with the pack's range (it
+    never opens another rule); a topic the document lacks gets the honest answer; otherwise
+    "no rule found" (UserError)."""
+    if found.absent_number:
+        first, last = found.absent_number
         name = compendium.packs[game].name()
-        raise UserError(t("no_such_rule", number=query.strip(), game=name, first=span[0], last=span[1]))
+        raise UserError(t("no_such_rule", number=query.strip(), game=name, first=first, last=last))
+    if found.missing:
+        return missing_answer(compendium, found.missing[0])
+    raise UserError(nothing_found(compendium, query, game))
 
 
 def lookup(compendium: Compendium, query: str, game: str = DEFAULT_GAME) -> RuleAnswer:
@@ -248,14 +252,10 @@ def lookup(compendium: Compendium, query: str, game: str = DEFAULT_GAME) -> Rule
     lacks, the honest answer that says so; UserError when nothing fits."""
     query = check_query(query)
     game = check_game(compendium, game)
-    results = compendium.search.search(query, game, limit=1)
-    if not results:
-        no_such_number(compendium, query, game)
-        missing = compendium.search.missing(query, game)
-        if missing:
-            return missing_answer(compendium, missing[0])
-        raise UserError(nothing_found(compendium, query, game))
-    best = results[0]
+    found = compendium.search.find(query, game, limit=1)
+    if not found.results:
+        return nothing_answers(compendium, found, query, game)
+    best = found.results[0]
     answer = section_answer(compendium, compendium.known_section(game, best.section), best.rule)
     answer.note = absent_note(best)
     return answer
@@ -332,14 +332,10 @@ def search_reply(compendium: Compendium, query: str, game: str = DEFAULT_GAME, l
     """/search: the top matches with a one-line snippet each and a menu to open one."""
     query = check_query(query)
     game = check_game(compendium, game)
-    results = compendium.search.search(query, game, limit=limit)
-    if not results:
-        no_such_number(compendium, query, game)
-        missing = compendium.search.missing(query, game)
-        if missing:
-            return missing_answer(compendium, missing[0]).reply()
-        raise UserError(nothing_found(compendium, query, game))
-    return results_reply(compendium, query, results)
+    found = compendium.search.find(query, game, limit=limit)
+    if not found.results:
+        return nothing_answers(compendium, found, query, game).reply()
+    return results_reply(compendium, query, found.results)
 
 
 def games_named_in(compendium: Compendium, query: str) -> list[str]:
@@ -383,13 +379,10 @@ def chat_answer(compendium: Compendium, query: str, game: str = DEFAULT_GAME) ->
     named = [g for g in games_named_in(compendium, query) if g != game]
     if named and game not in games_named_in(compendium, query):
         game, note = named[0], t("chat.other_game", game=compendium.packs[named[0]].name())
-    results = compendium.search.search(query, game, limit=3)
-    if not results:
-        no_such_number(compendium, query, game)
-        missing = compendium.search.missing(query, game)
-        if missing:
-            return missing_answer(compendium, missing[0])
-        raise UserError(nothing_found(compendium, query, game))
+    found = compendium.search.find(query, game, limit=3)
+    if not found.results:
+        return nothing_answers(compendium, found, query, game)
+    results = found.results
     if results[0].confident:
         answer = section_answer(compendium, compendium.known_section(game, results[0].section), results[0].rule)
         answer.note = "\n".join(x for x in (note, absent_note(results[0])) if x)

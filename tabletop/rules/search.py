@@ -89,6 +89,17 @@ def _without(query: str, keys: set[str]) -> str:
     return query
 
 
+@dataclass(frozen=True)
+class Found:
+    """A search's whole outcome, from one call: the ranked results or, when there are none, why:
+    a rule number the pack does not have (the pack's first and last section numbers), or the
+    topics the question names that this document lacks. Neither means nothing answers."""
+
+    results: list[Result]
+    absent_number: tuple[int, int] | None = None
+    missing: list[MissingTopic] = field(default_factory=list)
+
+
 class SearchEngine:
     def __init__(self, compendium, embedder: dense.Embedder | None = None):
         self.compendium = compendium
@@ -236,6 +247,14 @@ class SearchEngine:
         if not rest or not central[0].mentions:
             return False if not any(e[2] in fusion.NAME_SIGNALS for e in best.values()) else None
         return central[0]
+
+    def find(self, query: str, game: str = DEFAULT_GAME, limit: int = 10) -> Found:
+        """search(), and when it finds nothing, the reason in the same answer (see Found)."""
+        results = self.search(query, game, limit)
+        if results:
+            return Found(results)
+        span = self.number_range(query, game)
+        return Found([], absent_number=span) if span else Found([], missing=self.missing(query, game))
 
     def number_range(self, query: str, game: str) -> tuple[int, int] | None:
         """The pack's first and last section numbers when the query is a rule or section number

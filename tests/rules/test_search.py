@@ -325,3 +325,12 @@ def test_no_result_suggests_a_rule_number_of_the_pack_asked(compendium):
     liftoff = answers.nothing_found(compendium, "xyz", "liftoff")
     ids = {r.id for s in compendium.packs["liftoff"].sections for r in s.rules}
     assert "79.1" not in liftoff and any(f"{i})" in liftoff for i in ids)
+
+
+def test_one_call_says_what_was_found_or_why_nothing(compendium):
+    found = compendium.search.find("폭격", "ti4")
+    assert found.results[0].section == "79" and found.absent_number is None and found.missing == []
+    number = compendium.search.find("62.99", "ti4")
+    assert number.results == [] and number.absent_number == (62, 89)
+    topic = compendium.search.find("우주 전투", "ti4")
+    assert topic.results == [] and topic.missing and topic.missing[0].name == "우주 전투"
