@@ -22,16 +22,10 @@ from tabletop import features
 from tabletop.core import config
 from tabletop.core.i18n import DISCORD_LOCALES, command_text, t
 from tabletop.core.logs import command_var, guild_var
-from tabletop.rules import ruledb
 from tabletop.rules.compendium import Compendium
 from tabletop.store import StateStore, begin_request, open_state
 
 log = logging.getLogger(__name__)
-# How often a running bot looks at the rule packs: an imported or edited pack answers within a
-# minute, and hashing a few hundred YAML files costs milliseconds.
-RULES_CHECK_EVERY = 60.0
-# How long the replaced rules database stays open: the slowest request (exact odds) is given 20 s.
-RULES_RETIRE_AFTER = 60.0
 # A rules bot never joins voice: no warnings about voice libraries.
 discord.VoiceClient.warn_nacl = False
 discord.VoiceClient.warn_dave = False
@@ -93,8 +87,6 @@ class RulesBot(commands.AutoShardedBot):
         self.lifecycle = Lifecycle()
         self._heartbeat: asyncio.Task | None = None
         self._warming: asyncio.Task | None = None
-        self._rules_watch: asyncio.Task | None = None
-        self._rules_seen: str | None = None  # the packs' content hash the compendium answers from
 
     @property
     def compendium(self) -> Compendium:
@@ -123,39 +115,6 @@ class RulesBot(commands.AutoShardedBot):
         # and load the embedding model in a thread meanwhile: the first question does not pay for
         # it against the answer limit (autocomplete never uses it)
         self._warming = asyncio.create_task(asyncio.to_thread(self.compendium.search.embedder.query, "warm up"), name="warm-up")
-        self._rules_seen = await asyncio.to_thread(ruledb.content_hash)
-        self._rules_watch = asyncio.create_task(self._watch_rules(), name="rules-watch")
-
-    async def _watch_rules(self) -> None:
-        while not self.is_closed():
-            await asyncio.sleep(RULES_CHECK_EVERY)
-            try:
-                await self.reload_rules()
-            except Exception:  # noqa: BLE001 - the bot keeps answering from the packs it has
-                log.exception("could not reload the rule packs")
-
-    async def reload_rules(self) -> bool:
-        """Answer from packs imported or edited while running, without a restart: the database
-        is rebuilt and opened in a thread, then swapped in; requests in flight finish with the
-        old one, which is closed a minute later. Packs that cannot be built are said once (the
-        compendium's status) and the last good database keeps answering."""
-        seen = await asyncio.to_thread(ruledb.content_hash)
-        if seen == self._rules_seen:
-            return False
-        self._rules_seen = seen
-        fresh = await asyncio.to_thread(Compendium.open)
-        await asyncio.to_thread(lambda: fresh.search)  # its index, before the first question
-        old, self._compendium = self._compendium, fresh
-        if old is not None and not isinstance(old, _Unloaded):
-            asyncio.get_running_loop().call_later(RULES_RETIRE_AFTER, old.close)
-        if fresh.status.problems:
-            log.warning(
-                "the rule packs changed but cannot be built; the last good database answers: %s",
-                "; ".join(fresh.status.problems[:5]),
-            )
-        else:
-            log.info("rule packs changed: answering from %s", ", ".join(fresh.packs) or "no packs")
-        return True
 
     async def accept_interaction(self, interaction: discord.Interaction) -> bool:
         """While stopping, a new command gets a short note instead of half an answer."""
@@ -194,9 +153,8 @@ class RulesBot(commands.AutoShardedBot):
             await asyncio.sleep(HEARTBEAT_EVERY)
 
     async def close(self) -> None:
-        for task in (self._heartbeat, self._rules_watch):
-            if task:
-                task.cancel()
+        if self._heartbeat:
+            self._heartbeat.cancel()
         if not hasattr(self, "_AutoShardedClient__queue"):
             # never connected (login refused, payload export): discord.py's sharded close posts
             # to an event queue only connect() creates
