@@ -277,10 +277,11 @@ class PackIndex:
             for w in _words_of(norm)
             if tokenizing.strip_particle(w) not in tokenizing.STOPWORDS and w not in tokenizing.STOPWORDS
         ]
-        in_context = self.analyzer.lemmas(query)
+        # the nouns the analyser knows in the whole sentence (not its guesses: UNKNOWN, NNP-less typos)
+        in_context = [form for form, tag in self.analyzer.morphemes(norm) if tag in ("NNG", "NNP")]
         analysed = {word: _read_in_context(query_tokens(word, self.analyzer), word, in_context) for word in words}
         lemma_forms = {t[2:] for tokens in analysed.values() for t in tokens if t.startswith("L:")}
-        lemma_forms |= set(in_context)
+        lemma_forms |= set(self.analyzer.lemmas(query))
         query_words = {text.key(w) for w in norm.split()}
         # English names of several words (space cannon, ground forces) as the question's word runs
         latin = [tokenizing.singular(text.key(w)) for w in norm.split()]
@@ -454,7 +455,7 @@ def _read_in_context(tokens: dict[str, float], word: str, in_context: list[str])
     해 + 적 + 이; in "해적이 오면" it is 해적 + 이): when the word alone gives only one-syllable
     lemmas and the sentence reads a longer noun inside it, the sentence's reading stands."""
     alone = [t[2:] for t in tokens if t.startswith("L:")]
-    longer = [lm for lm in in_context if len(lm) > 1 and not lm.endswith("다") and lm in word]
+    longer = [lm for lm in in_context if len(lm) > 1 and lm in word]
     if not alone or not longer or any(len(lm) > 1 for lm in alone):
         return tokens
     kept = {t: w for t, w in tokens.items() if not t.startswith("L:")}
