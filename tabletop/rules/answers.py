@@ -192,10 +192,11 @@ def section_answer(compendium: Compendium, section: Section, rule_id: str | None
         related_fields = [(t("related") + (f" ({i + 1})" if len(chunks) > 1 else ""), chunk) for i, chunk in enumerate(chunks)]
     pack = compendium.packs[section.pack]
     raw_pages = paginate(blocks)
-    embeds, start = [], 0
+    embeds: list[Embed] = []
+    start: int | None = None  # the first page the matched rule is on (a long rule spans several)
     title = section_heading(section)
     for i, (text, members) in enumerate(raw_pages):
-        if highlight_block is not None and highlight_block in members and not start:
+        if highlight_block is not None and highlight_block in members and start is None:
             start = i
         prefix = pack.name()
         if rule_id:
@@ -213,7 +214,7 @@ def section_answer(compendium: Compendium, section: Section, rule_id: str | None
     url = links.site_url(section.pack, section.id, rule_id)
     if url:  # the same rule on the rules website, at its anchor
         rows.append([Button(t("site.open"), "", url=url)])
-    return RuleAnswer(embeds, start, rows, section=section, rule=rule_id, related=related)
+    return RuleAnswer(embeds, start or 0, rows, section=section, rule=rule_id, related=related)
 
 
 def missing_answer(compendium: Compendium, topic: MissingTopic) -> RuleAnswer:

@@ -82,3 +82,23 @@ def test_bad_queries_are_user_errors(compendium):
 def test_a_heading_names_each_name_once(compendium):
     assert answers.section_heading(compendium.section("ti4", "89")) == "89 PDS"
     assert answers.section_heading(compendium.section("ti4", "79")) == "79 폭격 (유닛 능력) · Bombardment"
+
+
+def test_a_rule_longer_than_a_page_opens_at_its_first_page(tmp_path):
+    """A matched rule that spans pages opens where it starts, not on its second page."""
+    import shutil
+
+    from tabletop.core.paths import RULES_DIR
+    from tabletop.packimport.writer import import_pack
+    from tabletop.rules import answers, ruledb
+    from tabletop.rules.compendium import Compendium
+
+    rules = tmp_path / "rules"
+    shutil.copytree(RULES_DIR / "ti4", rules / "ti4")
+    source = tmp_path / "long.txt"
+    source.write_text("긴 규칙\n\n" + "카드를 한 장 뽑고 다음 사람에게 넘깁니다 " * 200 + "\n\n짧은 규칙\n\n끝납니다.\n", encoding="utf-8")
+    import_pack(source, "long", rules)
+    db = tmp_path / "rules.db"
+    ruledb.build(rules, db)
+    answer = answers.lookup(Compendium(db), "1.1", "long")
+    assert len(answer.pages) > 1 and answer.start == 0
