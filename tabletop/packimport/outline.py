@@ -158,9 +158,11 @@ def printed_numbers(lines: list[Line]) -> bool:
 
 def blocks(lines: list[Line]) -> tuple[list[Block], bool]:
     """The document as blocks, and whether it prints its own section and rule numbers."""
-    printed = printed_numbers(lines)
-    # markup (Markdown, Word styles) says where every heading is: none is guessed beside it
-    guess = not printed and all(line.level is None for line in lines)
+    # markup (Markdown, Word styles) says where every heading is: none is guessed or read from
+    # numbers or chapter marks beside it
+    marked = any(line.level is not None for line in lines)
+    printed = not marked and printed_numbers(lines)
+    guess = not printed and not marked
     usual_gap = paragraph_gap(lines)
     out: list[Block] = []
     open_block: Block | None = None  # a paragraph or item whose sentence has not ended
@@ -169,7 +171,7 @@ def blocks(lines: list[Line]) -> tuple[list[Block], bool]:
         text = line.text
         following = lines[index + 1] if index + 1 < len(lines) else None
         after_break = line.blanks_before >= usual_gap  # a paragraph's space before it: a new block
-        block = _marked(line, printed, last_section)
+        block = _marked(line, printed, last_section, marked)
         # a line after a blank line that reads as a heading starts one, even where a list item or
         # a paragraph was left open (a list's last item has no full stop)
         heads_after_gap = (
@@ -220,7 +222,7 @@ def _contents_as_text(found: list[Block]) -> list[Block]:
     return out
 
 
-def _marked(line: Line, printed: bool, last_section: int) -> Block | None:
+def _marked(line: Line, printed: bool, last_section: int, marked: bool) -> Block | None:
     """A block its markup or its printed marks say: a heading, a numbered rule, an item."""
     text = line.text
     if line.level is not None and 0 < len(text.strip()) <= MARKED_HEADING_MAX:
@@ -232,7 +234,7 @@ def _marked(line: Line, printed: bool, last_section: int) -> Block | None:
         and looks_like_heading(m.group(2), True)
     ):
         return Block("heading", m.group(2).strip(), line.number, 1, "numbered", m.group(1))
-    if CHAPTER.match(text) and looks_like_heading(text):
+    if not marked and CHAPTER.match(text) and looks_like_heading(text):
         return Block("heading", text.strip(), line.number, 1, "chapter")
     if printed and (m := NUMBERED_RULE.match(text)) and int(m.group(1)) == last_section:
         return Block("para", m.group(3).strip(), line.number, number=f"{m.group(1)}.{m.group(2)}")

@@ -69,8 +69,13 @@ def check_id(pack_id: str, rules_dir: Path, replace: bool) -> None:
 def draft(source: Path, title: str | None) -> tuple[list[reader.Line], Draft, str]:
     lines = reader.read_document(source)
     blocks, printed = outline.blocks(lines)
-    first_heading = next((b.text for b in blocks if b.kind == "heading"), "")
-    name = (title or "").strip() or first_heading or source.stem
+    first_heading = next((b for b in blocks if b.kind == "heading"), None)
+    if printed:  # its first heading is its first section (62 정책 단계): its name is a line before it
+        before = [b for b in blocks if first_heading is None or b.line < first_heading.line]
+        found = before[0].lines[0].strip() if before else ""
+    else:
+        found = first_heading.text if first_heading else ""
+    name = (title or "").strip() or found or source.stem
     return lines, cut(blocks, printed, name), name
 
 

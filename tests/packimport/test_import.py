@@ -65,6 +65,7 @@ def test_imports_start_sections_where_the_hand_made_packs_do(imported):
 def test_the_glossary_keeps_its_printed_numbers(imported):
     done, pack, hand = imported["ti4"]
     assert pack.numbering == "source"
+    assert pack.names["ko"] == "용어 사전" and pack.sections[0].title == "용어 사전"  # the line before 62, not 62's title
     numbers = {s.number for s in pack.sections}
     assert set(range(62, 90)) <= numbers
     bombard = next(s for s in pack.sections if s.number == 79)
@@ -380,3 +381,15 @@ def test_a_question_finds_an_imported_rule_by_a_word_read_in_its_sentence(tmp_pa
     ruledb.build(rules, db)
     results = Compendium(db).search.search("해적이 오면 어떻게 돼?", "star", limit=1)
     assert results and results[0].rule == "1.2"
+
+
+def test_markup_decides_every_heading_even_beside_printed_numbers_and_chapter_marks(tmp_path):
+    source = tmp_path / "mixed.md"
+    source.write_text(
+        "# 정책\n\n62 정책 단계\n\n62.1 첫 규칙입니다.\n\n63 정책 카드\n\n63.1 둘째 규칙입니다.\n\n"
+        "# 부록\n\n제3장 전투\n\n끝입니다.\n",
+        encoding="utf-8",
+    )
+    import_pack(source, "mixed", tmp_path / "rules")
+    pack = load_pack(tmp_path / "rules" / "mixed", tmp_path)
+    assert pack.numbering == "generated" and [s.title for s in pack.sections] == ["정책", "부록"]
