@@ -96,7 +96,9 @@ def test_a_rule_longer_than_a_page_opens_at_its_first_page(tmp_path):
     rules = tmp_path / "rules"
     shutil.copytree(RULES_DIR / "ti4", rules / "ti4")
     source = tmp_path / "long.txt"
-    source.write_text("긴 규칙\n\n" + "카드를 한 장 뽑고 다음 사람에게 넘깁니다 " * 200 + "\n\n짧은 규칙\n\n끝납니다.\n", encoding="utf-8")
+    source.write_text(
+        "긴 규칙\n\n" + "카드를 한 장 뽑고 다음 사람에게 넘깁니다 " * 200 + "\n\n짧은 규칙\n\n끝납니다.\n", encoding="utf-8"
+    )
     import_pack(source, "long", rules)
     db = tmp_path / "rules.db"
     ruledb.build(rules, db)
