@@ -27,6 +27,14 @@ POOLED_FLOOR = 0.90
 EACH_FLOOR = 0.80
 
 
+def imported_text(tmp_path: Path, name: str, text: str, pack_id: str):
+    """A document written to tmp_path/name and imported as pack_id: (the import, the pack)."""
+    source = tmp_path / name
+    source.write_text(text, encoding="utf-8")
+    done = import_pack(source, pack_id, tmp_path / "rules")
+    return done, load_pack(tmp_path / "rules" / pack_id, tmp_path)
+
+
 @pytest.fixture(scope="module")
 def imported(tmp_path_factory) -> dict[str, tuple]:
     """Every seed imported as it comes, beside its hand-made pack."""
@@ -143,18 +151,14 @@ def test_a_word_table_gives_a_merged_cell_once_and_a_nested_table_its_rows(tmp_p
 
 
 def test_numbers_with_a_dot_stay_as_written_unless_they_became_rule_numbers(tmp_path):
-    source = tmp_path / "dots.txt"
-    source.write_text("Setup\n\n1.1. Each player takes a card.\n\n1.2. Shuffle the deck.\n", encoding="utf-8")
-    import_pack(source, "dots", tmp_path / "rules")
-    pack = load_pack(tmp_path / "rules" / "dots", tmp_path)
+    _, pack = imported_text(tmp_path, "dots.txt", "Setup\n\n1.1. Each player takes a card.\n\n1.2. Shuffle the deck.\n", "dots")
     assert [r.text for r in pack.sections[0].rules] == ["1.1. Each player takes a card.", "1.2. Shuffle the deck."]
 
 
 def test_line_and_page_breaks_of_every_kind_are_lines(tmp_path):
-    source = tmp_path / "breaks.md"
-    source.write_text("# Title\n\nA line\u2028and more.\x0c\n## Play\r\n\r\nGo.\n\n## End\n\nStop.\n", encoding="utf-8")
-    import_pack(source, "breaks", tmp_path / "rules")
-    pack = load_pack(tmp_path / "rules" / "breaks", tmp_path)
+    _, pack = imported_text(
+        tmp_path, "breaks.md", "# Title\n\nA line\u2028and more.\x0c\n## Play\r\n\r\nGo.\n\n## End\n\nStop.\n", "breaks"
+    )
     assert [s.title for s in pack.sections] == ["Title", "Play", "End"]
     assert [r.text for r in pack.sections[0].rules] == ["A line and more."]
 
@@ -297,25 +301,24 @@ def test_the_website_includes_an_imported_pack(tmp_path):
 
 
 def test_plain_text_lists_end_where_a_heading_follows_a_blank_line(tmp_path):
-    source = tmp_path / "small.txt"
-    source.write_text(
-        "작은 게임\n\n이 게임은 예시입니다.\n\n구성물\n\n- 카드 10장\n- 토큰 5개\n\n준비\n\n카드를 섞습니다.\n", encoding="utf-8"
+    _, pack = imported_text(
+        tmp_path,
+        "small.txt",
+        "작은 게임\n\n이 게임은 예시입니다.\n\n구성물\n\n- 카드 10장\n- 토큰 5개\n\n준비\n\n카드를 섞습니다.\n",
+        "small",
     )
-    import_pack(source, "small", tmp_path / "rules")
-    pack = load_pack(tmp_path / "rules" / "small", tmp_path)
     assert [s.title for s in pack.sections] == ["작은 게임", "구성물", "준비"]
     assert [i.text for i in pack.sections[1].rules[0].items] == ["카드 10장", "토큰 5개"]
 
 
 def test_japanese_plain_text_keeps_its_list_marks_and_noun_headings(tmp_path):
-    source = tmp_path / "kitsune.txt"
-    source.write_text(
+    done, pack = imported_text(
+        tmp_path,
+        "kitsune.txt",
         "きつねの宝探し\n\nきつねの宝探しは、森で宝石を集めるゲームです。\n\n内容物\n\n・森タイル二十枚\n・宝石チップ三十個\n\n"
         "手番の流れ\n\n手番プレイヤーはカードを一枚引き、\nきつねコマを進めます。\n",
-        encoding="utf-8",
+        "kitsune",
     )
-    done = import_pack(source, "kitsune", tmp_path / "rules")
-    pack = load_pack(tmp_path / "rules" / "kitsune", tmp_path)
     assert done.language == "ja" and pack.names["ja"] == "きつねの宝探し"
     assert [s.title for s in pack.sections] == ["きつねの宝探し", "内容物", "手番の流れ"]
     assert [(i.kind, i.text) for i in pack.sections[1].rules[0].items] == [
@@ -339,14 +342,13 @@ def test_a_rules_folder_of_imported_packs_only_answers(tmp_path):
 
 
 def test_a_printed_glossary_keeps_lead_ins_inside_its_numbered_sections(tmp_path):
-    source = tmp_path / "printed.txt"
-    source.write_text(
+    _, pack = imported_text(
+        tmp_path,
+        "printed.txt",
         "62 정책 단계\n\n62.1 첫 규칙입니다.\n\n63 정책 카드\n\n63.1 둘째 규칙입니다.\n\n"
         "법: 게임에 남습니다.\n\n명령: 한 번 쓰입니다.\n\n선출: 누군가를 뽑습니다.\n\n64 정치\n\n64.1 셋째 규칙입니다.\n",
-        encoding="utf-8",
+        "printed",
     )
-    import_pack(source, "printed", tmp_path / "rules")
-    pack = load_pack(tmp_path / "rules" / "printed", tmp_path)
     assert [s.number for s in pack.sections] == [62, 63, 64]
     assert [i.text for i in pack.sections[1].rules[0].items][:1] == ["법: 게임에 남습니다."]
 
@@ -384,12 +386,11 @@ def test_a_question_finds_an_imported_rule_by_a_word_read_in_its_sentence(tmp_pa
 
 
 def test_markup_decides_every_heading_even_beside_printed_numbers_and_chapter_marks(tmp_path):
-    source = tmp_path / "mixed.md"
-    source.write_text(
+    _, pack = imported_text(
+        tmp_path,
+        "mixed.md",
         "# 정책\n\n62 정책 단계\n\n62.1 첫 규칙입니다.\n\n63 정책 카드\n\n63.1 둘째 규칙입니다.\n\n"
         "# 부록\n\n제3장 전투\n\n끝입니다.\n",
-        encoding="utf-8",
+        "mixed",
     )
-    import_pack(source, "mixed", tmp_path / "rules")
-    pack = load_pack(tmp_path / "rules" / "mixed", tmp_path)
     assert pack.numbering == "generated" and [s.title for s in pack.sections] == ["정책", "부록"]
