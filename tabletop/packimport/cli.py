@@ -22,7 +22,7 @@ def add_parsers(sub) -> None:
     )
     p.add_argument("file", metavar="FILE")
     p.add_argument("--id", required=True, dest="pack_id", help="the pack's id: lower-case letters, digits, dashes")
-    p.add_argument("--language", choices=("ko", "ja", "en"), help="the document's language (default: guessed)")
+    p.add_argument("--language", help="the document's language: ko, ja or en (default: guessed)")
     p.add_argument("--title", help="the game's name (default: the first heading, else the file name)")
     p.add_argument("--dry-run", action="store_true", help="print the report, write nothing")
     p.add_argument("--replace", action="store_true", help="replace a pack with this id")

@@ -230,6 +230,15 @@ def test_bad_input_gets_a_sentence_and_writes_nothing(tmp_path, name, content, p
     assert sorted(p.relative_to(rules) for p in rules.rglob("*")) == before
 
 
+def test_a_language_it_cannot_read_is_one_sentence(cli_env, tmp_path):
+    source = tmp_path / "a.txt"
+    source.write_text("준비\n\n카드를 섞습니다.\n", encoding="utf-8")
+    env = {**cli_env, "RULES_DIR": str(tmp_path / "rules")}
+    out = run_bot(["pack", "import", str(source), "--id", "a", "--language", "xx", "--locale", "en"], env)
+    assert out.returncode == 1 and out.stderr.strip() == "Give the language as one of ko, en, ja."
+    assert not (tmp_path / "rules" / "a").exists()
+
+
 def test_replace_swaps_the_pack_and_dry_run_writes_nothing(tmp_path):
     rules = tmp_path / "rules"
     first, second = tmp_path / "a.txt", tmp_path / "b.txt"
