@@ -84,8 +84,10 @@ def _plain_lines(text: str, levels: dict[int, int] | None = None, drop: set[int]
     out: list[Line] = []
     blanks = 0
     for number, raw in enumerate(text.split("\n"), 1):
-        if drop and number in drop or not raw.strip():
-            blanks += 0 if drop and number in drop else 1
+        if drop and number in drop:  # a setext underline: markup, not a line or a gap
+            continue
+        if not raw.strip():
+            blanks += 1
             continue
         level = (levels or {}).get(number)
         value = raw.rstrip()

@@ -64,10 +64,9 @@ def cut(blocks: list[Block], printed: bool, title: str) -> Draft:
     for heads, body in groups:
         if not heads and not body:
             continue
-        number = int(heads[-1].number) if heads and heads[-1].number else (sections[-1]["number"] + 1 if sections else 0)
-        if printed and not heads:
-            number = 0  # the front matter, before the first printed section
-        elif not printed:
+        if printed:  # every heading left is numbered; the front matter before the first is 0
+            number = int(heads[-1].number) if heads else 0
+        else:
             number = len(sections) + 1
         sections.append(_section(heads, body, number, title, printed, notes, numbered))
         for head in heads:
