@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from tabletop.combat.directed import SplitSideModel
-from tabletop.combat.model import Die, SideModel, State, die, needs
+from tabletop.combat.model import Die, SideModel, State, die, needs, weakest_first
 from tabletop.combat.units import Roll, Side, Unit
 from tabletop.core.errors import UserError
 from tabletop.core.i18n import t
@@ -172,7 +172,8 @@ class Fight:
                 "hits-to-non-fighters" in u.abilities for u in self.participants(opponent, other(name))
             )
             kind = SplitSideModel if directed else SideModel
-            return kind(side, self.participants(side, name), self.can_sustain(name))
+            units = self.participants(side, name)
+            return kind(side, units, self.can_sustain(name), weakest_first(self.kind, units))
 
         return model(attacker, ATTACKER, defender), model(defender, DEFENDER, attacker)
 
@@ -415,6 +416,8 @@ def idle_effects(fight: Fight) -> list[str]:
             left_out = [u for u in side.units if u.ground and all(u is not p for p in taking_part)]
             if left_out:
                 notes.append(t("combat.ground_forces_idle", side=label, count=len(left_out)))
+            if weakest_first(fight.kind, taking_part):
+                notes.append(t("combat.weakest_first", side=label))
         elif side.effects.silence_round and not any(u.planetary_shield for u in side.units):
             notes.append(t("combat.magen_idle", side=label))
     return notes

@@ -19,7 +19,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from functools import cache
 
-from tabletop.combat.unitdata import LOSS_ORDER
+from tabletop.combat.unitdata import DIE_FACES, LOSS_ORDER
 from tabletop.combat.units import Side, Unit
 
 State = tuple[int, int]  # (damaged units alive, units lost)
@@ -84,16 +84,36 @@ def needs(value: int, modifier: int) -> int:
 _TYPE_RANK = {kind: i for i, kind in enumerate(LOSS_ORDER)}
 
 
-def loss_key(order: list[str]):
+def strength(u: Unit) -> float:
+    """The hits a unit's combat roll expects: a weaker unit expects fewer."""
+    return u.dice * (DIE_FACES + 1 - u.combat) / DIE_FACES if u.combat else 0.0
+
+
+def loss_key(order: list[str], weakest_first: bool = False):
     """Sort key of the loss order: the player's order, then the default order by type, cheapest
-    first; a Valkyrie, which hits back when it sustains, is kept to the last of its kind."""
+    first; a Valkyrie, which hits back when it sustains, is kept to the last of its kind. Where
+    ground forces fight in space (weakest_first), the default loses the unit whose roll expects
+    the fewest hits first, as the published calculators do: no order of types fits both kinds."""
     rank = {uid: i for i, uid in enumerate(order)}
     last, types = len(rank), len(_TYPE_RANK)
 
     def place(u: Unit) -> int:  # "infantry" in an order places galvanized infantry too
         return rank.get(u.id, rank.get(u.id.split("+", 1)[0], last))
 
-    return lambda u: (place(u), _TYPE_RANK.get(u.type, types), u.cost, "valkyrie" in u.abilities, u.number)
+    return lambda u: (
+        place(u),
+        strength(u) if weakest_first else 0.0,
+        _TYPE_RANK.get(u.type, types),
+        u.cost,
+        "valkyrie" in u.abilities,
+        u.number,
+    )
+
+
+def weakest_first(kind: str, units: list[Unit]) -> bool:
+    """Whether a side's default loss order is by strength: ground forces fighting a space combat
+    (The Alastor, the Eidolon Maximum) beside ships."""
+    return kind == "space" and any(u.ground and not u.ship for u in units)
 
 
 def _first_with(units: list[Unit], ability: str) -> int | None:
@@ -106,9 +126,9 @@ class SideModel:
 
     split = False  # whether some hits it takes are directed (tabletop.combat.directed)
 
-    def __init__(self, side: Side, fighters: list[Unit], sustain_allowed: bool = True):
+    def __init__(self, side: Side, fighters: list[Unit], sustain_allowed: bool = True, by_strength: bool = False):
         self.side = side
-        self.units = sorted(fighters, key=loss_key(side.order))
+        self.units = sorted(fighters, key=loss_key(side.order, by_strength))
         self.cancels = max(1, side.effects.sustain_cancels)
         self.sustainer = [u.sustain and sustain_allowed for u in self.units]
         self.N = len(self.units)

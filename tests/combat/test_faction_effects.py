@@ -122,6 +122,25 @@ def test_the_nekro_flagship_makes_ground_forces_fight_as_ships(book):
     assert any("6" in note and "지상군" in note for note in without.notes)
 
 
+def test_ground_forces_in_space_are_lost_weakest_first_unless_an_order_is_given(book):
+    """With the Alastor, no order of types fits ships and ground forces alike: the default loses
+    the unit whose roll expects the fewest hits first (fighter 0.2, infantry 0.3, cruiser and
+    flagship 0.4, mech 0.5), the log says so, the dice and the odds agree; a given order goes first."""
+    side = "nekro flagship, 1 mech, 1 infantry, 1 cruiser, 1 fighter"
+    by_default = fight(book, "space", attacker=side, defender="2 dreadnought")
+    attacker, _ = by_default.models(by_default.attacker, by_default.defender)
+    assert [u.type for u in attacker.units] == ["fighter", "infantry", "cruiser", "flagship", "mech"]
+    assert any("약한 유닛" in note for note in by_default.notes)
+    agree_with_dice(by_default)
+    ordered = fight(book, "space", attacker=side, defender="2 dreadnought", attacker_order="mech")
+    attacker, _ = ordered.models(ordered.attacker, ordered.defender)
+    assert [u.type for u in attacker.units][:2] == ["mech", "fighter"]
+    ships_only = fight(book, "space", attacker="1 cruiser, 1 fighter, 1 carrier", defender="2 dreadnought")
+    attacker, _ = ships_only.models(ships_only.attacker, ships_only.defender)
+    assert [u.type for u in attacker.units] == ["fighter", "carrier", "cruiser"]  # as before
+    assert not any("약한 유닛" in note for note in ships_only.notes)
+
+
 @pytest.mark.parametrize(
     "attacker, defender",
     [("letnev flagship, 2 destroyer", "3 cruiser, 1 carrier"), ("yin flagship, 2 cruiser", "2 dreadnought, 2 destroyer")],
