@@ -4,7 +4,7 @@ choice of game, and /help."""
 from __future__ import annotations
 
 from tabletop.core import settings as settings_
-from tabletop.core.commands import COMMANDS, Context, Option, command, description_key
+from tabletop.core.commands import COMMANDS, CONTENT_OPTION, Context, Option, command, description_key
 from tabletop.core.errors import UserError
 from tabletop.core.i18n import t
 from tabletop.core.render import CONTENT_MAX, Embed, Reply, chunk_lines
@@ -19,6 +19,7 @@ from tabletop.rules.commands import GAME
     GAME,
     Option("timezone", max_length=64),
     Option("agenda_windows", kind="bool"),
+    CONTENT_OPTION,
     admin=True,  # in a server its managers'; in a DM or group DM the asker's own settings
 )
 def settings(
@@ -27,14 +28,19 @@ def settings(
     game: str | None = None,
     timezone: str | None = None,
     agenda_windows: bool | None = None,
+    content: str | None = None,
 ):
     """Server settings: chat mode on/off, the default game, the time zone for times shown, and
-    whether agendas open with the when and after windows. Without options: show them. A bad
+    whether agendas open with the when and after windows, and the content combat reads units
+    for. Without options: show them. A bad
     value changes nothing (all are checked first)."""
     zone = check_zone(timezone) if timezone is not None else None  # every value checked
     game = answers.check_game(ctx.compendium, game) if game is not None else None  # before any is written
     changes: list[tuple[settings_.Setting, object]] = []
     lines = []
+    if content is not None:  # a choice: the table of options checked it
+        changes.append((settings_.CONTENT, content))
+        lines.append(t("settings.content", content=t(f"choice.content.{content}")))
     if agenda_windows is not None:
         changes.append((settings_.AGENDA_WINDOWS, agenda_windows))
         state = t("settings.on" if agenda_windows else "settings.off")
@@ -59,6 +65,9 @@ def settings(
         shown_zone = settings_.read(ctx.state, ctx.guild_id, settings_.TIMEZONE)
         lines.append(t("settings.show", chat=switch(settings_.CHAT), game=game_id, zone=shown_zone))
         lines.append(t("settings.show_agenda_windows", state=switch(settings_.AGENDA_WINDOWS)))
+        lines.append(
+            t("settings.show_content", content=t(f"choice.content.{settings_.read(ctx.state, ctx.guild_id, settings_.CONTENT)}"))
+        )
     return Reply(embeds=[Embed(description="\n".join(lines))], ephemeral=True)
 
 

@@ -133,6 +133,7 @@ class Fight:
     retreat: tuple[str, int] | None = None  # (side, after round)
     stop_after: int | None = None  # the players end the combat after this round ("fight N rounds, then decide")
     notes: list[str] = field(default_factory=list)
+    content: str = "pok"  # the content the table plays (unitdata.CONTENTS), said with the result
 
     def cut_round(self) -> int | None:
         """The round after which the combat ends whatever is left: a retreat or a stop."""

@@ -17,6 +17,7 @@ from tabletop.core.commands import COMMANDS
 from tabletop.core.dice import parse_seed, roll_expression
 from tabletop.core.errors import UserError
 from tabletop.core.i18n import t
+from tabletop.core.settings import CONTENTS
 
 
 def add_parsers(sub, run_combat, run_roll, run_odds) -> None:
@@ -55,7 +56,8 @@ def _options(args) -> dict:
 def main(args) -> int:
     try:
         seed = parse_seed(args.seed)
-        battle = fight(args.kind, _options(args), unit_book(), seed)
+        options = _options(args)
+        battle = fight(args.kind, options, unit_book(options.get("content") or CONTENTS[0]), seed)
     except UserError as exc:
         print(exc.message, file=sys.stderr)
         return 1
@@ -68,7 +70,8 @@ def main(args) -> int:
 
 def odds_main(args) -> int:
     try:
-        the_fight = build_fight(args.kind, _options(args), unit_book())
+        options = _options(args)
+        the_fight = build_fight(args.kind, options, unit_book(options.get("content") or CONTENTS[0]))
         result = exact.solve(the_fight)
     except UserError as exc:
         print(exc.message, file=sys.stderr)

@@ -26,7 +26,8 @@ from tabletop.combat.report import battle_pages, odds_pages, roll_pages
 from tabletop.combat.resolver import Battle, resolve
 from tabletop.combat.unitdata import UnitDataError
 from tabletop.combat.units import Side, UnitBook, parse_order, parse_side
-from tabletop.core.commands import COMMANDS, Context, Option, again_id, command, log_roll, logged_command
+from tabletop.core import settings
+from tabletop.core.commands import COMMANDS, CONTENT_OPTION, Context, Option, again_id, command, log_roll, logged_command
 from tabletop.core.components import NUMBER, Component, Press
 from tabletop.core.dice import SEED, Dice, parse_seed, roll_expression
 from tabletop.core.errors import UserError
@@ -54,15 +55,17 @@ def order(name: str) -> Option:
 
 RETREAT = Option("retreat", max_length=30, one_word=True, help="opt.combat.retreat.desc")
 SHIELD = Option("shield", kind="bool", help="opt.combat.shield.desc")
+# The content the table plays (Thunder's Edge reprints); without it, the server's setting.
+CONTENT = CONTENT_OPTION
 # "Fight N rounds, then decide": the combat stops after this round, whatever is left.
 ROUNDS = Option("rounds", kind="int", min_value=1, max_value=MAX_ROUNDS, help="opt.combat.rounds.desc")
 
 
-def unit_book() -> UnitBook:
-    """The unit catalogue; a sentence naming the first problems when its files are broken (the
-    rules keep answering: they never read these files)."""
+def unit_book(content: str = settings.CONTENTS[0]) -> UnitBook:
+    """The unit catalogue as a table of this content reads it; a sentence naming the first
+    problems when its files are broken (the rules keep answering: they never read these files)."""
     try:
-        return units.unit_book(GAME)
+        return units.unit_book(GAME).for_content(content)
     except UnitDataError as exc:
         shown = "\n".join(f"  {m}" for m in exc.messages[:UNIT_PROBLEMS_SHOWN])
         raise UserError(t("combat.unit_data_broken", count=len(exc.messages), problems=shown)) from None
@@ -153,6 +156,7 @@ def build_fight(kind: str, options: dict, book: UnitBook) -> Fight:
         raise ValueError(kind)
     if kind != "bombard" and options.get("rounds") is not None:
         fight.stop_after = int(options["rounds"])
+    fight.content = book.content
     fight.notes = fight.attacker.notes + fight.defender.notes + (fight.ships.notes if fight.ships else [])
     fight.notes += idle_effects(fight)
     return fight
@@ -177,9 +181,18 @@ def fight(kind: str, options: dict, book: UnitBook, seed: int) -> Battle:
     return battle
 
 
+def with_content(ctx: Context, options: dict) -> dict:
+    """The options with the content the table plays: the command's, else the server's setting.
+    Written into the options logged, so a replay reads the same units whatever the setting is then."""
+    if options.get("content"):
+        return options
+    return {**options, "content": settings.read(ctx.state, ctx.guild_id, settings.CONTENT, fallback=True)}
+
+
 def _battle(ctx: Context, kind: str, options: dict, seed) -> Paged:
     seed = parse_seed(seed)
-    battle = fight(kind, options, unit_book(), seed)
+    options = with_content(ctx, options)
+    battle = fight(kind, options, unit_book(options["content"]), seed)
     roll_id = log_roll(ctx, f"combat {kind}", options, seed, f"{battle.winner or ''} {battle.control or ''}".strip())
     odds_id = ODDS.id(id=roll_id) if roll_id is not None and kind != "bombard" else None
     return battle_pages(battle, again_id=again_id(roll_id), odds_id=odds_id, swap_id=_swap_id(kind, roll_id))
@@ -192,7 +205,8 @@ def _swap_id(kind: str, roll_id: int | None) -> str | None:
 
 def odds_answer(ctx: Context, kind: str, options: dict) -> Paged:
     """/odds: the exact probabilities, the most likely survivors, and a chart."""
-    the_fight = build_fight(kind, options, unit_book())
+    options = with_content(ctx, options)
+    the_fight = build_fight(kind, options, unit_book(options["content"]))
     result = exact.solve(the_fight)
     # logged like a roll (no seed: nothing is rolled), so its swap button works after a restart
     roll_id = log_roll(ctx, f"odds {kind}", options, None, "") if kind in SWAPPABLE else None
@@ -209,6 +223,7 @@ GROUND = (
     order("attacker_order"),
     order("defender_order"),
     ROUNDS,
+    CONTENT,
 )
 SPACE = (*GROUND, RETREAT)
 INVADE = (
@@ -222,6 +237,7 @@ INVADE = (
     order("landing_order"),
     order("defender_order"),
     ROUNDS,
+    CONTENT,
 )
 
 
@@ -236,7 +252,14 @@ def combat_ground(ctx: Context, seed=None, **options):
 
 
 @command(
-    "combat bombard", side("units", required=True), side("target", required=True), SHIELD, order("target_order"), SEED, heavy=True
+    "combat bombard",
+    side("units", required=True),
+    side("target", required=True),
+    SHIELD,
+    order("target_order"),
+    CONTENT,
+    SEED,
+    heavy=True,
 )
 def combat_bombard(ctx: Context, seed=None, **options):
     return _battle(ctx, "bombard", options, seed)

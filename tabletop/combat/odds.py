@@ -51,7 +51,11 @@ def solve(fight: Fight) -> Odds:
     import tabletop.combat.levels  # noqa: F401, PLC0415 - numba: loaded (or compiled) before the time budget starts
 
     budget = Budget()
-    odds = Odds(control=0.0 if fight.kind == "invade" else None, retreating=fight.retreat[0] if fight.retreat else None)
+    odds = Odds(
+        control=0.0 if fight.kind == "invade" else None,
+        retreating=fight.retreat[0] if fight.retreat else None,
+        content=fight.content,
+    )
     odds.notes = list(fight.notes)  # units typed that take no part, effects that never act
     scenarios = _pre_combat(fight, budget)
     if not fight.has_rounds():  # bombardment only

@@ -23,6 +23,7 @@ class Odds:
     no_combat: float = 0.0  # invasion: no ground combat took place
     survivors: dict[str, dict[tuple, float]] = field(default_factory=lambda: {ATTACKER: {}, DEFENDER: {}})
     notes: list[str] = field(default_factory=list)  # what the fight as typed leaves out, said with the odds
+    content: str = "pok"  # the content the table plays, said with the odds
 
     def total(self) -> float:
         return self.attacker + self.defender + self.draw + self.stalemate + self.undecided
@@ -67,6 +68,7 @@ class Odds:
                 for side in (ATTACKER, DEFENDER)
             },
         }
+        out["content"] = self.content
         if self.notes:
             out["notes"] = list(self.notes)
         if self.retreat:

@@ -108,13 +108,18 @@ def battle_pages(battle: Battle, again_id: str | None = None, odds_id: str | Non
         )
         for i, (text, _) in enumerate(raw)
     ]
-    pages[-1].footer = f"{t('combat.policy')}\n{pages[-1].footer}"
+    pages[-1].footer = f"{content_line(battle.content)}\n{t('combat.policy')}\n{pages[-1].footer}"
     buttons = [Button(t("combat.again"), again_id, emoji="🎲")] if again_id else []
     if odds_id:
         buttons.append(Button(t("odds.button"), odds_id, emoji="📊"))
     if swap_id:
         buttons.append(Button(t("combat.swap"), swap_id, emoji="🔄"))
     return Paged(pages, start=len(pages) - 1, rows=[buttons] if buttons else [])
+
+
+def content_line(content: str) -> str:
+    """Which printing of the units the fight used: the table's content, said on every reply."""
+    return t("combat.content", content=t(f"choice.content.{content}"))
 
 
 def _units(units: tuple) -> str:
@@ -182,7 +187,7 @@ def odds_pages(odds: Odds, kind: str, chart: str = "", swap_id: str | None = Non
     embed = Embed(
         title=t("odds.title", kind=t(f"combat.title.{kind}")),
         description="\n".join(lines),
-        footer=t("odds.exact"),
+        footer=f"{content_line(odds.content)}\n{t('odds.exact')}",
         color=COLOR_OK,
         image=f"attachment://{chart}" if chart else "",
     )

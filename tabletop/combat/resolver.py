@@ -94,6 +94,7 @@ class Battle:
     stopped_after: int | None = None  # stopped after the rounds the players asked for, both sides left
     odds: dict | None = None  # the exact odds before the dice, when computed
     effects: dict[str, list[str]] = field(default_factory=dict)  # named effects per side, for the log
+    content: str = "pok"  # the content the table plays, said with the result
 
     def survivors(self, side: Side | None) -> list[str]:
         if side is None:
@@ -111,6 +112,7 @@ class Battle:
             "combat": self.combat,
             "notes": self.notes,
             "stopped": self.stopped,
+            "content": self.content,
             **({"stopped_after": self.stopped_after} if self.stopped_after else {}),
         }
         if self.retreated:
@@ -230,7 +232,7 @@ def check_dice(fight: Fight) -> None:
 def resolve(fight: Fight, dice: Dice) -> Battle:
     """Play the fight with these dice."""
     check_dice(fight)
-    battle = Battle(fight.kind, dice.seed, notes=list(fight.notes))
+    battle = Battle(fight.kind, dice.seed, notes=list(fight.notes), content=fight.content)
     ships = fight.ships.effect_names if fight.ships else []
     battle.effects = {
         ATTACKER: list(dict.fromkeys(ships + fight.attacker.effect_names)),

@@ -20,6 +20,7 @@ from pathlib import Path
 import yaml
 
 from tabletop.core.paths import DATA_DIR
+from tabletop.core.settings import CONTENTS
 
 UNITS_DIR = DATA_DIR / "units"
 
@@ -69,6 +70,8 @@ ABILITIES: dict[str, Mechanic] = {
     "hits-to-non-fighters": Mechanic("L1Z1X flagship: its hits and its dreadnoughts' go to non-fighter ships if able"),
 }
 EFFECT_KINDS = frozenset({"faction-ability", "technology", "action-card", "agenda", "condition"})
+# An entry marked `content: te` with `replaces: ID` is what ID's names mean at a Thunder's Edge
+# table (the Naalu mech reprinted without its bonus); its own names find it at any table.
 # The languages a name may be given in: the bot's UI languages.
 NAME_LANGUAGES = ("ko", "en", "ja")
 # A die's value and count, and a modifier's size: TI4's dice have ten faces.
@@ -178,6 +181,8 @@ UNIT_FIELDS: dict[str, Field] = {
     "conditional_bonus": Field(_MODIFIER),
     # its combat value depends on the board (the Egeiro: +1 per system): the player gives it (@N)
     "needs_value": Field(_flag),
+    "content": Field(_one_of(CONTENTS[1:])),  # the content it belongs to, when not every table's
+    "replaces": Field(_text),  # the entry whose names it takes at a table of its content
     "cost": Field(_cost),
     "source": Field(_text, required=True),
 }
@@ -208,8 +213,10 @@ EFFECT_FIELDS: dict[str, Field] = {
     "blitz": Field(_whole(1, DIE_FACES)),
     "no_bombardment": Field(_flag),
     "unit_bonus": Field(_unit_bonus, merge="update"),
+    "content": Field(_one_of(CONTENTS[1:])),  # the content it belongs to, when not every table's
+    "replaces": Field(_text),  # the entry whose names it takes at a table of its content
 }
-DESCRIPTIVE = frozenset({"id", "names", "kind", "aliases", "source"})  # what an effect is, not does
+DESCRIPTIVE = frozenset({"id", "names", "kind", "aliases", "source", "content", "replaces"})  # what an effect is, not does
 FILE_KEYS = frozenset({"game", "sources", "units", "effects"})
 
 
@@ -261,13 +268,18 @@ def validate_unit_file(file: str, data: object, seen: dict[tuple[str, str], str]
     return problems
 
 
-def _cross_checks(file: str, data: dict, unit_ids: set[str]) -> list[str]:
-    """What one entry says of another: an effect's unit bonus names a unit of the game."""
+def _cross_checks(file: str, data: dict, unit_ids: set[str], effect_ids: set[str]) -> list[str]:
+    """What one entry says of another: an effect's unit bonus names a unit of the game; an entry
+    replaces one of its own kind, and only with its content named."""
     problems = []
     for entry in data.get("effects") or []:
         bonus = entry.get("unit_bonus")
         if bonus and bonus["unit"] not in unit_ids:
             problems.append(f"{file}: effect {entry['id']}: 'unit_bonus' names no unit '{bonus['unit']}'")
+    for kind, ids in (("units", unit_ids), ("effects", effect_ids)):
+        for entry in data.get(kind) or []:
+            if "replaces" in entry and (entry["replaces"] not in ids or "content" not in entry):
+                problems.append(f"{file}: {kind[:-1]} {entry['id']}: 'replaces' needs 'content' and an entry of its kind")
     return problems
 
 
@@ -292,10 +304,12 @@ def load_unit_tables(folder: Path | None = None) -> dict[str, list[dict]]:
         if not found:
             files.append((file, data))
     unit_ids: dict[str, set[str]] = {}
+    effect_ids: dict[str, set[str]] = {}
     for _, data in files:
         unit_ids.setdefault(data["game"], set()).update(entry["id"] for entry in data.get("units") or [])
+        effect_ids.setdefault(data["game"], set()).update(entry["id"] for entry in data.get("effects") or [])
     for file, data in files:
-        problems += _cross_checks(file, data, unit_ids[data["game"]])
+        problems += _cross_checks(file, data, unit_ids[data["game"]], effect_ids[data["game"]])
         for kind in ("units", "effects"):
             for entry in data.get(kind) or []:
                 games.setdefault(data["game"], []).append(

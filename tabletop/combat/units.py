@@ -25,6 +25,7 @@ from tabletop.combat.unitdata import DESCRIPTIVE, EFFECT_FIELDS, GROUND_TYPES, S
 from tabletop.core import text
 from tabletop.core.errors import UserError
 from tabletop.core.i18n import current, lang, t
+from tabletop.core.settings import CONTENTS
 
 MAX_UNITS_PER_SIDE = 100
 MAX_COMBAT_VALUE = 10
@@ -184,15 +185,30 @@ def _short_names(row: dict) -> list[str]:
 class UnitBook:
     """The units and named effects of one game, with name lookup in any language."""
 
-    def __init__(self, rows: list[dict]):
+    def __init__(self, rows: list[dict], content: str = CONTENTS[0]):
         self.units: dict[str, dict] = {}
         self.effects: dict[str, dict] = {}
         self._names: dict[str, tuple[str, str]] = {}
+        self.content = content  # the content the table plays: which printing a name means
         for row in rows:
             is_unit = row.get("kind", "units") == "units"
             (self.units if is_unit else self.effects)[row["id"]] = row
             for name in (row["id"], *row.get("names", {}).values(), *row.get("aliases", []), *_short_names(row)):
                 self._names.setdefault(text.key(name), ("units" if is_unit else "effects", row["id"]))
+        self._by_content: dict[str, UnitBook] = {}
+        self._rows = rows
+
+    def for_content(self, content: str) -> UnitBook:
+        """The book as a table of this content reads names: an entry's names mean the entry
+        that replaces it there (at a Thunder's Edge table, `naalu mech` is its reprint)."""
+        if content == self.content:
+            return self
+        if content not in self._by_content:
+            book = UnitBook(self._rows, content)
+            replaced = {row["replaces"]: row["id"] for row in self._rows if row.get("content") == content and "replaces" in row}
+            book._names = {k: (kind, replaced.get(uid, uid)) for k, (kind, uid) in self._names.items()}
+            self._by_content[content] = book
+        return self._by_content[content]
 
     def find(self, name: str) -> tuple[str, str] | None:
         """A unit or effect by any of its names; "dread2" and "보병 II" find the upgrade;

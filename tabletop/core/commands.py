@@ -70,6 +70,11 @@ class Option:
     help: str = ""  # its description's catalogue key when shared; else opt.<group>.<name>.desc
 
 
+# The content a table plays, as an option: the combat commands' (else the server's setting) and
+# /settings' (settings.CONTENT).
+CONTENT_OPTION = Option("content", choices=settings.CONTENTS, help="opt.combat.content.desc")
+
+
 @dataclass
 class Command:
     name: str  # "rule", or "agenda vote" for a subcommand

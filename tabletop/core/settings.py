@@ -39,6 +39,11 @@ GAME = _text("game", "ti4")
 DEFAULT_GAME = GAME.default  # the pack a request reads when nothing names one
 # Times are shown in the server's zone: the tables this bot is for play in Korea.
 TIMEZONE = _text("timezone", "Asia/Seoul")
+# The content a table plays, for combat (units whose reprint differs): Prophecy of Kings with the
+# Codices, or Thunder's Edge. The first until a table says otherwise: most units are the same in
+# both, and Prophecy of Kings is what every table has.
+CONTENTS = ("pok", "te")
+CONTENT = _text("content", CONTENTS[0])
 # Agendas open with when/after windows only where a table asks for them (slower to play).
 AGENDA_WINDOWS = _switch("agenda_windows", False)
 

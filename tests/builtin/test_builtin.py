@@ -66,3 +66,31 @@ def test_help_for_a_command_says_what_it_and_each_option_are_for(ctx, locale):
             shown = "\n".join(r.content for r in as_replies(dispatch(ctx, "help", {"command": name})))
             assert t(f"cmd.{cmd.key}.desc") in shown, name
             assert all(f"{o.name}: {t(description_key(cmd, o))}" in shown for o in cmd.options), name
+
+
+def test_the_content_a_server_plays_decides_which_printing_a_unit_name_means(ctx, state):
+    """At a Thunder's Edge table `naalu mech` is its reprint (no bonus), and the reply says so; a
+    command's own content wins over the setting; a roll replayed after the setting changed reads
+    the units it was rolled with."""
+    import json
+
+    from tabletop.core.components import press
+
+    fight = {"attacker": "2 naalu mech", "defender": "3 infantry", "seed": "5"}
+    before = dispatch(ctx, "combat ground", fight).replies()[-1]
+    assert "날루 집단 메크" in before.embeds[-1].description and "TE" not in before.embeds[-1].description
+    assert "예언의 왕 + 코덱스" in before.embeds[-1].footer
+    assert "썬더스 엣지" in dispatch(ctx, "settings", {"content": "te"}).embeds[0].description
+    assert settings.read(state, "g1", settings.CONTENT) == "te"
+    after = dispatch(ctx, "combat ground", fight).replies()[-1]
+    assert "이코노클라스트 TE" in after.embeds[-1].description and "썬더스 엣지" in after.embeds[-1].footer
+    asked = dispatch(ctx, "combat ground", {**fight, "content": "pok"}).replies()[-1]
+    assert "TE" not in asked.embeds[-1].description
+    again = next(b for b in after.rows[-1] if b.custom_id.startswith("combat:again:"))
+    dispatch(ctx, "settings", {"content": "pok"})
+    replayed = press(ctx, again.custom_id).replies()[-1]
+    assert "이코노클라스트 TE" in replayed.embeds[-1].description
+    logged = json.loads(state.logged_roll(int(again.custom_id.rsplit(":", 1)[1])))
+    assert logged["options"]["content"] == "te"
+    with pytest.raises(UserError):
+        dispatch(ctx, "settings", {"content": "codex"})

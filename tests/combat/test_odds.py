@@ -321,7 +321,7 @@ def test_swap_sides_replays_the_odds_and_the_dice_with_the_sides_changed(book, s
     rolled = press(ctx, swap_button.custom_id)
     again = next(b for b in rolled.reply().rows[-1] if b.custom_id.startswith("combat:again:"))
     logged = json.loads(state.logged_roll(int(again.custom_id.rsplit(":", 1)[1])))  # the swapped roll, with a fresh seed
-    assert logged["options"] == {"attacker": "1 mech", "defender": "3 infantry"}
+    assert logged["options"] == {"attacker": "1 mech", "defender": "3 infantry", "content": "pok"}  # the table's content, kept
     invasion = dispatch(ctx, "odds invade", {"ships": "1 dreadnought", "landing": "2 infantry", "defender": "1 infantry"})
     assert not invasion.reply().rows  # an invasion has no sides of one kind to swap
 

@@ -91,6 +91,20 @@ def test_a_unit_bonus_names_a_unit_of_the_game(tmp_path):
     assert _problems(_unit_folder(tmp_path, body)) == ["data/units/f0.yaml: effect e: 'unit_bonus' names no unit 'nobody'"]
 
 
+def test_a_replacement_names_its_content_and_an_entry_of_its_kind(tmp_path):
+    unit = "- {id: mech, names: {en: Mech}, type: mech, source: x}\n"
+    body = (
+        f"game: ti4\nunits:\n{unit}"
+        "- {id: a, names: {en: A}, type: mech, source: x, replaces: mech}\n"  # no content
+        "- {id: b, names: {en: B}, type: mech, source: x, content: te, replaces: nobody}\n"
+    )
+    problems = _problems(_unit_folder(tmp_path / "1", body))
+    assert "data/units/f0.yaml: unit a: 'replaces' needs 'content' and an entry of its kind" in problems
+    assert "data/units/f0.yaml: unit b: 'replaces' needs 'content' and an entry of its kind" in problems
+    no_such = f"game: ti4\nunits:\n{unit}- {{id: c, names: {{en: C}}, type: mech, source: x, content: codex}}\n"
+    assert _problems(_unit_folder(tmp_path / "2", no_such)) == ["data/units/f0.yaml: unit c: 'content' must be one of te"]
+
+
 def test_the_shipped_unit_files_pass_and_every_effect_field_is_an_effects_attribute():
     from tabletop.combat.unitdata import DESCRIPTIVE, EFFECT_FIELDS, load_unit_tables
     from tabletop.combat.units import Effects
