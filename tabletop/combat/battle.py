@@ -29,6 +29,10 @@ def other(name: str) -> str:
 
 # --- rolls before the rounds ---------------------------------------------------------------------
 
+# The attacks that are unit abilities (Bombardment, Space Cannon, Anti-Fighter Barrage; Harrow
+# is a bombardment), as against technologies, faction abilities and cards that produce hits.
+UNIT_ABILITY_ROLLS = frozenset({"bombardment", "harrow", "space_cannon_offense", "space_cannon_defense", "anti_fighter_barrage"})
+
 
 @dataclass
 class Attack:
@@ -55,6 +59,8 @@ class HitPlan:
     def __init__(self, side: Side, attack: Attack):
         self.side, self.attack = side, attack
         targets = [u for u in side.units if attack.targets(u)]
+        if attack.kind in UNIT_ABILITY_ROLLS:  # the Eidolon Maximum is never assigned their hits
+            targets = [u for u in targets if "no-ability-hits" not in u.abilities]
         if attack.first:
             groups = [[u for u in targets if attack.first(u)], [u for u in targets if not attack.first(u)]]
         else:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from tabletop.combat import odds as exact
-from tabletop.combat import units
+from tabletop.combat import transforms, units
 from tabletop.combat.battle import (
     ATTACKER,
     DEFENDER,
@@ -158,8 +158,22 @@ def build_fight(kind: str, options: dict, book: UnitBook) -> Fight:
         fight.stop_after = int(options["rounds"])
     fight.content = book.content
     fight.notes = fight.attacker.notes + fight.defender.notes + (fight.ships.notes if fight.ships else [])
+    fight.notes += before_the_fight(fight)
     fight.notes += idle_effects(fight)
     return fight
+
+
+def before_the_fight(fight: Fight) -> list[str]:
+    """Abilities that change the units before the fight (transforms): the Quietus's breach, on
+    either side; linkships taking a structure's Space Cannon in a space combat. Its notes."""
+    attackers = [fight.attacker] + ([fight.ships] if fight.ships else [])  # an invasion's Quietus is a ship
+    notes = transforms.breach(attackers, fight.defender)
+    if not fight.ships:  # in an invasion the defender's ships are gone: space combat came first
+        notes += transforms.breach([fight.defender], fight.attacker)
+    if fight.kind == "space":
+        transforms.linkships(fight.attacker)
+        transforms.linkships(fight.defender)
+    return notes
 
 
 def _merged_effects(ships: Side, landing: Side):

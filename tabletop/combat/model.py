@@ -113,7 +113,7 @@ def loss_key(order: list[str], weakest_first: bool = False):
 def weakest_first(kind: str, units: list[Unit]) -> bool:
     """Whether a side's default loss order is by strength: ground forces fighting a space combat
     (The Alastor, the Eidolon Maximum) beside ships."""
-    return kind == "space" and any(u.ground and not u.ship for u in units)
+    return kind == "space" and any(u.ground for u in units)
 
 
 def _first_with(units: list[Unit], ability: str) -> int | None:
@@ -139,9 +139,14 @@ class SideModel:
         self.memo: dict = {}  # values derived from this model, for the odds
         self.start: State = (min(sum(1 for u, s in zip(self.units, self.sustainer) if s and u.damaged), self.able_after[0]), 0)
         special = self.units if any(u.abilities for u in self.units) else []  # most units have none
-        # Letnev flagship: repaired at the start of every space combat round (its player sustains
-        # with it first, so while it lives and anything is damaged, it is)
+        # Letnev flagship, Eidolon Maximum: repaired at the start of every combat round (its player
+        # sustains with it first, so while it lives and anything is damaged, it is); Heaven's Eye
+        # too when its condition is named (at the end of each round: the same for every roll)
         self.self_repairing = _first_with(special, "repaired-each-round")
+        if self.self_repairing is None and side.effects.unit_repairs:  # Heaven's Eye, its condition met
+            self.self_repairing = next(
+                (i for i, u in enumerate(self.units) if u.id.split("+", 1)[0] == side.effects.unit_repairs), None
+            )
         self.repairs = side.effects.repair_each_round or self.self_repairing is not None
         # Yin flagship: once it is lost, every ship in the system is destroyed (both sides')
         self.doom = _first_with(special, "destroys-all-ships")

@@ -64,7 +64,11 @@ ABILITIES: dict[str, Mechanic] = {
     "dice-per-opponent-ship": Mechanic("Winnu flagship"),
     "mechs-extra-die": Mechanic("Naaz-Rokha flagship"),
     "valkyrie": Mechanic("Sardakk mech: a hit back for each sustain in ground combat", GROUND_FIGHTS),
-    "repaired-each-round": Mechanic("Letnev flagship: repaired at the start of each space combat round"),
+    "repaired-each-round": Mechanic("Letnev flagship, Eidolon Maximum: repaired at the start of each combat round"),
+    "no-ability-hits": Mechanic("Eidolon Maximum: cannot be assigned hits from unit abilities"),
+    "breach-strips-abilities": Mechanic("Quietus: with an active breach, other players' units lose their unit abilities"),
+    "borrows-structure-cannon": Mechanic("Linkship I: fires the Space Cannon of one of its side's structures, each once"),
+    "shares-structure-cannon": Mechanic("Linkship II: fires the Space Cannon of one of its side's structures"),
     "ground-forces-fight-in-space": Mechanic("Nekro flagship: ground forces in its system fight as ships"),
     "destroys-all-ships": Mechanic("Yin flagship: when it is destroyed, every ship in the system is"),
     "hits-to-non-fighters": Mechanic("L1Z1X flagship: its hits and its dreadnoughts' go to non-fighter ships if able"),
@@ -213,6 +217,8 @@ EFFECT_FIELDS: dict[str, Field] = {
     "blitz": Field(_whole(1, DIE_FACES)),
     "no_bombardment": Field(_flag),
     "unit_bonus": Field(_unit_bonus, merge="update"),
+    "unit_repairs": Field(_text),  # a unit id: repaired at the start of each combat round
+    "active_breach": Field(_flag),  # an active breach in the system (the Quietus's condition)
     "content": Field(_one_of(CONTENTS[1:])),  # the content it belongs to, when not every table's
     "replaces": Field(_text),  # the entry whose names it takes at a table of its content
 }
@@ -276,6 +282,8 @@ def _cross_checks(file: str, data: dict, unit_ids: set[str], effect_ids: set[str
         bonus = entry.get("unit_bonus")
         if bonus and bonus["unit"] not in unit_ids:
             problems.append(f"{file}: effect {entry['id']}: 'unit_bonus' names no unit '{bonus['unit']}'")
+        if "unit_repairs" in entry and entry["unit_repairs"] not in unit_ids:
+            problems.append(f"{file}: effect {entry['id']}: 'unit_repairs' names no unit '{entry['unit_repairs']}'")
     for kind, ids in (("units", unit_ids), ("effects", effect_ids)):
         for entry in data.get(kind) or []:
             if "replaces" in entry and (entry["replaces"] not in ids or "content" not in entry):

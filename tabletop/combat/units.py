@@ -113,6 +113,8 @@ class Effects:
     blitz: int = 0
     no_bombardment: bool = False
     unit_bonus: dict[str, int] = field(default_factory=dict)
+    unit_repairs: str = ""  # a unit of this side repaired at the start of each combat round (Heaven's Eye)
+    active_breach: bool = False  # the fight's system has an active breach (the Quietus)
 
     def add(self, row: dict) -> None:
         """Add one named effect's fields, each combined as its schema says."""

@@ -1,0 +1,67 @@
+"""Abilities that change what units are before a fight starts, applied to the sides once, so that
+the dice and both exact solvers see the same units without knowing of them:
+
+- the Quietus (Crimson Rebellion flagship) with an active breach named on its side: the other
+  side's units lose their unit abilities (Sustain Damage, Anti-Fighter Barrage, Space Cannon,
+  Bombardment, Planetary Shield and the rest). Applied for the whole combat, as the Mentak
+  flagship's is; the log says so;
+- linkships (Ral Nel Consortium destroyers) in a space combat fire the Space Cannon of one of
+  their side's structures: Linkship I each structure once, Linkship II any (the best).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from tabletop.combat.unitdata import DIE_FACES
+from tabletop.combat.units import Side, Unit
+from tabletop.core.i18n import t
+
+BREACH = "breach-strips-abilities"
+LINKSHIP_I, LINKSHIP_II = "borrows-structure-cannon", "shares-structure-cannon"
+
+
+def without_abilities(unit: Unit) -> Unit:
+    """The unit with no unit ability left: only its combat value and dice."""
+    return replace(
+        unit,
+        sustain=False,
+        bombardment=None,
+        space_cannon=None,
+        anti_fighter_barrage=None,
+        planetary_shield=False,
+        disables_shields=False,
+        abilities=frozenset(),
+        conditional_bonus=0,
+    )
+
+
+def breach(own: list[Side], other: Side) -> list[str]:
+    """The Quietus's breach: when a side with the Quietus names an active breach, the other
+    side's units lose their unit abilities. The notes to log."""
+    if not any(s.effects.active_breach for s in own):
+        return []
+    if not any(BREACH in u.abilities for s in own for u in s.units):
+        return [t("combat.breach_idle")]
+    other.units = [without_abilities(u) for u in other.units]
+    return [t("combat.breach")]
+
+
+def linkships(side: Side) -> None:
+    """Each linkship takes the Space Cannon of a structure of its side: the best first, and with
+    Linkship I each structure serves one linkship only."""
+    cannons = sorted(
+        (u.space_cannon for u in side.units if u.structure and u.space_cannon),
+        key=lambda roll: -roll.dice * (DIE_FACES + 1 - roll.value),  # most hits expected first
+    )
+    free = list(cannons)
+    for i, unit in enumerate(side.units):
+        if LINKSHIP_II in unit.abilities and cannons:
+            roll = cannons[0]
+        elif LINKSHIP_I in unit.abilities and free:
+            roll = free.pop(0)
+        else:
+            continue
+        if unit.id.endswith("+galvanized"):  # a galvanized unit rolls one more die for its abilities
+            roll = replace(roll, dice=roll.dice + 1)
+        side.units[i] = replace(unit, space_cannon=roll)

@@ -1,0 +1,101 @@
+"""Thunder's Edge units whose abilities change a fight: the Eidolon Maximum, the Quietus with an
+active breach, linkships firing a structure's Space Cannon, Heaven's Eye repaired when its
+condition is named. Each checked by hand or against the same fight written without the ability;
+the dice and both solvers agree on each (tests/combat/test_every_effect.py runs them all too)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tabletop.combat import odds
+from tabletop.combat.commands import build_fight
+from tabletop.combat.resolver import resolve
+from tabletop.combat.units import unit_book
+from tabletop.core.dice import Dice
+from tests.combat.test_faction_effects import agree_with_dice
+
+
+@pytest.fixture(scope="module")
+def book():
+    return unit_book("ti4")
+
+
+def fight(book, kind, **options):
+    return build_fight(kind, options, book)
+
+
+def test_the_eidolon_maximum_is_repaired_every_round_so_one_infantry_never_destroys_it(book):
+    """One infantry makes at most one hit a round: Sustain Damage takes it, and the repair at the
+    start of the next round undoes it. Without the repair (the same unit typed by hand) two such
+    rounds can destroy it."""
+    repaired = agree_with_dice(fight(book, "ground", attacker="eidolon maximum", defender="1 infantry"))
+    assert repaired.attacker == pytest.approx(1.0, abs=1e-9)
+    by_hand = odds.solve(fight(book, "ground", attacker="1 mech@4x4 sustain", defender="1 infantry"))
+    assert by_hand.attacker < 1.0 - 1e-6
+
+
+def test_the_eidolon_maximum_fights_in_space_and_takes_no_hit_from_unit_abilities(book):
+    """Space Cannon cannot be assigned to it: the defender's PDS change nothing. The Z-Grav
+    Eidolon, a mech that is also a ship without that ability, is hit by them."""
+    for_it = odds.solve(fight(book, "space", attacker="eidolon maximum", defender="2 dreadnought, 2 pds"))
+    without = odds.solve(fight(book, "space", attacker="eidolon maximum", defender="2 dreadnought"))
+    assert for_it.attacker == pytest.approx(without.attacker, abs=1e-12)
+    zgrav = [odds.solve(fight(book, "space", attacker="2 z-grav eidolon", defender=d)) for d in ("1 carrier, 2 pds", "1 carrier")]
+    assert zgrav[0].attacker < zgrav[1].attacker - 0.01
+    battle = resolve(fight(book, "space", attacker="eidolon maximum, 2 fighter", defender="1 dreadnought, 2 pds"), Dice(8))
+    cannon = [v for v in battle.steps[0].volleys if v.kind == "space_cannon_offense"]
+    assert cannon and all("맥시멈" not in hit.unit for v in cannon for hit in v.taken)
+
+
+def test_the_quietus_with_an_active_breach_takes_the_opponents_unit_abilities(book):
+    """Two dreadnoughts without Sustain Damage are two ships of combat 5: the same odds exactly;
+    the log says it lasts the whole combat. Without the Quietus the breach does nothing, and says so."""
+    breach = fight(book, "space", attacker="quietus, active breach, 1 destroyer", defender="2 dreadnought")
+    plain = fight(book, "space", attacker="quietus, 1 destroyer", defender="2 cruiser@5")
+    assert agree_with_dice(breach).attacker == pytest.approx(odds.solve(plain).attacker, abs=1e-12)
+    assert not any(u.sustain for u in breach.defender.units)
+    assert any("퀴에투스" in note for note in breach.notes)
+    idle = fight(book, "space", attacker="2 destroyer, active breach", defender="2 dreadnought")
+    assert all(u.sustain for u in idle.defender.units) and any("효과 없음" in note for note in idle.notes)
+    invasion = fight(book, "invade", ships="quietus", landing="2 infantry, 균열", defender="1 mech", pds="1 pds")
+    assert not any(u.sustain or u.space_cannon or u.planetary_shield for u in invasion.defender.units)
+
+
+def test_linkships_fire_a_structures_space_cannon_linkship_one_each_structure_once(book):
+    """One PDS: a Linkship I takes its Space Cannon, the second finds none left; every Linkship II
+    takes the best structure's. Only in a space combat."""
+    ones = fight(book, "space", attacker="2 linkship, 1 pds", defender="2 cruiser")
+    twos = fight(book, "space", attacker="2 linkship ii, 1 pds, 1 pds2", defender="2 cruiser")
+    assert sum(u.space_cannon is not None for u in ones.attacker.units if u.type == "destroyer") == 1
+    assert [u.space_cannon.value for u in twos.attacker.units if u.type == "destroyer"] == [5, 5]  # PDS II's 5
+    agree_with_dice(twos)
+    stronger = odds.solve(twos).attacker
+    assert stronger > odds.solve(fight(book, "space", attacker="2 destroyer2, 1 pds, 1 pds2", defender="2 cruiser")).attacker
+
+
+def test_heavens_eye_is_repaired_each_round_only_when_its_condition_is_named(book):
+    repaired = agree_with_dice(fight(book, "space", attacker="heaven's eye, plot repair", defender="3 cruiser"))
+    plain = odds.solve(fight(book, "space", attacker="heaven's eye", defender="3 cruiser"))
+    assert repaired.attacker > plain.attacker + 0.1
+    one_cruiser = odds.solve(fight(book, "space", attacker="heaven's eye, plot repair", defender="1 cruiser"))
+    assert one_cruiser.attacker == pytest.approx(1.0, abs=1e-9)  # one hit a round is always undone
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "eidolon maximum",
+        "아이돌론 맥시멈",
+        "エイドロン・マキシマム",
+        "linkship ii",
+        "링크쉽 ii",
+        "リンクシップ ii",
+        "quietus",
+        "퀴에투스",
+        "last dispatch",
+        "alarum",
+        "heaven's eye",
+    ],
+)
+def test_the_thunders_edge_units_are_found_in_three_languages(book, name):
+    assert book.find(name) is not None and book.find(name)[0] == "units"
