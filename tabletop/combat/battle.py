@@ -204,6 +204,7 @@ class Fight:
         alive = model.alive(state)
         base = effects.combat_modifier + (effects.round_modifier if number == 1 else 0)
         reroll = effects.reroll_misses_round == number and self.kind != "space"
+        times = 2 if effects.double_hits and self.kind != "space" else 1  # X-89 ΩΩ: ground combat rolls
         flagship_bonus = any("other-ships-plus-one" in u.abilities for u in alive) if self.kind == "space" else False
         extra_mech_die = any("mechs-extra-die" in u.abilities for u in self._pool(model.side, name))
         out = []
@@ -217,7 +218,7 @@ class Fight:
                 if flagship_bonus and "other-ships-plus-one" not in unit.abilities:
                     mod += 1
                 triple = 9 if "nine-and-ten-hit-thrice" in unit.abilities else 11
-                made[kind] = die(needs(unit.combat, mod), triple, reroll)
+                made[kind] = die(needs(unit.combat, mod), triple, reroll, times)
             count = unit.dice
             if "dice-per-opponent-ship" in unit.abilities:
                 count = sum(1 for u in opponent.alive(opp_state) if u.non_fighter_ship)
@@ -278,10 +279,11 @@ class Fight:
         if not units:
             return None
         mod = target.effects.bombardment_against
+        times = 2 if ships.effects.double_hits else 1  # X-89 Bacterial Weapon ΩΩ
         dice = []
         for u in units:
             roll = u.bombardment or Roll(blitz, 1)
-            dice += [(u.label(), roll.value, Die(needs(roll.value, mod)))] * roll.dice
+            dice += [(u.label(), roll.value, die(needs(roll.value, mod), times=times))] * roll.dice
         if "bombardment" in ships.effects.extra_die and dice and kind == "bombardment":  # Plasma Scoring
             dice.append(_best(dice))
         attack = Attack(
@@ -306,7 +308,8 @@ class Fight:
             self.ships and shooter_name == DEFENDER and self.ships.effects.disable_pds
         )
         units = [u for u in shooter.units if u.space_cannon and not (disabled and u.type == "pds")]
-        if not units:
+        extra = None if at_landing else shooter.effects.cannon_roll  # Experimental Battlestation: offence only
+        if not units and not extra:
             return None
         if at_landing and (
             self.attacker.effects.no_cannon_on_landing or (self.ships and self.ships.effects.no_cannon_on_landing)
@@ -320,6 +323,8 @@ class Fight:
             roll = u.space_cannon
             assert roll is not None
             dice += [(u.label(), roll.value, Die(needs(roll.value, mod)))] * roll.dice
+        if extra:
+            dice += [(t("combat.effect_roll"), extra["value"], Die(needs(extra["value"], mod)))] * extra["dice"]
         if "space_cannon" in shooter.effects.extra_die and dice:  # Plasma Scoring
             dice.append(_best(dice))
         if at_landing:
@@ -330,7 +335,8 @@ class Fight:
     def barrage(self, shooter_name: str, shooter: Side, target: Side) -> Attack | None:
         """Anti-fighter barrage, first round of space combat only: hits on fighters, excess lost."""
         units = [u for u in shooter.units if u.anti_fighter_barrage and u.ship]
-        if not units:
+        extra = shooter.effects.barrage_roll  # Metali Void Armaments: a barrage of its own
+        if not units and not extra:
             return None
         if any("no-barrage-against" in u.abilities for u in target.units):  # anywhere in the system
             return Attack(
@@ -341,6 +347,8 @@ class Fight:
             roll = u.anti_fighter_barrage
             assert roll is not None
             dice += [(u.label(), roll.value, Die(needs(roll.value, 0)))] * roll.dice
+        if extra:
+            dice += [(t("combat.effect_roll"), extra["value"], Die(needs(extra["value"], 0)))] * extra["dice"]
         return Attack(shooter_name, "anti_fighter_barrage", dice, targets=lambda u: u.type == "fighter", sustain=False)
 
     def assault_cannon(self, shooter_name: str, shooter: Side, target: Side) -> Attack | None:

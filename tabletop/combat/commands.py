@@ -170,6 +170,8 @@ def before_the_fight(fight: Fight) -> list[str]:
     notes = transforms.breach(attackers, fight.defender)
     if not fight.ships:  # in an invasion the defender's ships are gone: space combat came first
         notes += transforms.breach([fight.defender], fight.attacker)
+    for side in (fight.attacker, fight.defender):
+        transforms.docks(side)
     if fight.kind == "space":
         transforms.linkships(fight.attacker)
         transforms.linkships(fight.defender)

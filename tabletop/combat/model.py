@@ -32,6 +32,7 @@ class Die:
     needs: int  # the natural roll (1-10) must be at least this
     triple_on: int = 11  # a natural roll at or above this makes 3 hits (Jol-Nar flagship)
     reroll: bool = False  # a miss is rolled again once (Fire Team)
+    times: int = 1  # each hit counts this many times (X-89 Bacterial Weapon ΩΩ doubles them)
 
     def distribution(self) -> dict[int, float]:
         """Hits this die produces: {hits: probability}."""
@@ -43,22 +44,22 @@ class Die:
             p_hit, p_triple = p_hit + miss * p_hit, p_triple + miss * p_triple
         out = {0: 1 - p_hit}
         if p_hit - p_triple > 0:
-            out[1] = p_hit - p_triple
+            out[self.times] = p_hit - p_triple
         if p_triple > 0:
-            out[3] = p_triple
+            out[3 * self.times] = p_triple
         return out
 
     def hits(self, roll: int) -> int:
         if roll < self.needs:
             return 0
-        return 3 if roll >= self.triple_on else 1
+        return (3 if roll >= self.triple_on else 1) * self.times
 
 
 @cache
-def die(needs: int, triple_on: int = 11, reroll: bool = False) -> Die:
+def die(needs: int, triple_on: int = 11, reroll: bool = False, times: int = 1) -> Die:
     """The one Die of these values (a few dozen exist): lists of dice then compare by identity,
     as the odds compare a side's first-round dice with the later rounds'."""
-    return Die(needs, triple_on, reroll)
+    return Die(needs, triple_on, reroll, times)
 
 
 def convolve(dice: list[Die]) -> list[float]:

@@ -6,7 +6,8 @@ the dice and both exact solvers see the same units without knowing of them:
   Bombardment, Planetary Shield and the rest). Applied for the whole combat, as the Mentak
   flagship's is; the log says so;
 - linkships (Ral Nel Consortium destroyers) in a space combat fire the Space Cannon of one of
-  their side's structures: Linkship I each structure once, Linkship II any (the best).
+  their side's structures: Linkship I each structure once, Linkship II any (the best);
+- Lightrail Ordnance: the side's space docks gain Space Cannon 5 (x2).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from tabletop.combat.unitdata import DIE_FACES
-from tabletop.combat.units import Side, Unit
+from tabletop.combat.units import Roll, Side, Unit
 from tabletop.core.i18n import t
 
 BREACH = "breach-strips-abilities"
@@ -45,6 +46,16 @@ def breach(own: list[Side], other: Side) -> list[str]:
         return [t("combat.breach_idle")]
     other.units = [without_abilities(u) for u in other.units]
     return [t("combat.breach")]
+
+
+def docks(side: Side) -> None:
+    """Lightrail Ordnance: the side's space docks gain Space Cannon (offence and defence)."""
+    roll = side.effects.dock_cannon
+    if roll:
+        side.units = [
+            replace(u, space_cannon=Roll(roll["value"], roll["dice"])) if u.type == "space-dock" and not u.space_cannon else u
+            for u in side.units
+        ]
 
 
 def linkships(side: Side) -> None:

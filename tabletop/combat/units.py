@@ -115,6 +115,10 @@ class Effects:
     unit_bonus: dict[str, int] = field(default_factory=dict)
     unit_repairs: str = ""  # a unit of this side repaired at the start of each combat round (Heaven's Eye)
     active_breach: bool = False  # the fight's system has an active breach (the Quietus)
+    double_hits: bool = False  # X-89 Bacterial Weapon ΩΩ: bombardment and ground combat hits count twice
+    barrage_roll: dict | None = None  # {value, dice}: an Anti-Fighter Barrage of the effect's own
+    cannon_roll: dict | None = None  # {value, dice}: a Space Cannon offence roll of the effect's own
+    dock_cannon: dict | None = None  # {value, dice}: this side's space docks gain Space Cannon
 
     def add(self, row: dict) -> None:
         """Add one named effect's fields, each combined as its schema says."""

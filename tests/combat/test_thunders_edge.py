@@ -99,3 +99,38 @@ def test_heavens_eye_is_repaired_each_round_only_when_its_condition_is_named(boo
 )
 def test_the_thunders_edge_units_are_found_in_three_languages(book, name):
     assert book.find(name) is not None and book.find(name)[0] == "units"
+
+
+def test_metali_void_armaments_barrage_six_three_times_before_the_rounds(book):
+    """A dreadnought has no barrage of its own: the relic's 6 (x3) misses the lone fighter with
+    0.5³; then the fight is as without it."""
+    plain = odds.solve(fight(book, "space", attacker="1 dreadnought", defender="1 fighter")).attacker
+    relic = agree_with_dice(fight(book, "space", attacker="1 dreadnought, metali void armaments", defender="1 fighter"))
+    assert relic.attacker == pytest.approx(1 - 0.5**3 + 0.5**3 * plain, abs=1e-9)
+
+
+@pytest.mark.parametrize(
+    "attacker, dice", [("1 destroyer, experimental battlestation", 3), ("1 destroyer, 1 space dock, lightrail ordnance", 2)]
+)
+def test_a_space_dock_firing_space_cannon_five_before_a_space_combat(book, attacker, dice):
+    """Experimental Battlestation (5 x3) and a dock with Lightrail Ordnance (5 x2) miss the lone
+    cruiser with 0.4 per die; a dock without the relic fires nothing."""
+    plain = odds.solve(fight(book, "space", attacker="1 destroyer", defender="1 cruiser")).attacker
+    exact = agree_with_dice(fight(book, "space", attacker=attacker, defender="1 cruiser"))
+    assert exact.attacker == pytest.approx(1 - 0.4**dice + 0.4**dice * plain, abs=1e-9)
+    dock_alone = odds.solve(fight(book, "space", attacker="1 destroyer, 1 space dock", defender="1 cruiser"))
+    assert dock_alone.attacker == pytest.approx(plain, abs=1e-12)
+
+
+def test_x89_omega_omega_doubles_ground_combat_and_bombardment_hits(book):
+    """One infantry (0.3) against a mech (0.5, Sustain Damage): each hit counts twice, so one hit
+    destroys the mech: A wins 0.15 of the rounds that decide, of 0.65. A bombardment hit on a mech
+    is sustained and destroys it."""
+    doubled = agree_with_dice(fight(book, "ground", attacker="1 infantry, x-89 ΩΩ", defender="1 mech"))
+    assert doubled.attacker == pytest.approx(0.15 / 0.65, abs=1e-9)
+    bombard = fight(book, "bombard", units="1 dreadnought, x-89 omega omega", target="1 mech")
+    for seed in range(30):
+        battle = resolve(bombard, Dice(seed))
+        volley = battle.steps[0].volleys[0]
+        survivors = battle.as_dict()["survivors"]["defender"]
+        assert volley.hits in (0, 2) and bool(survivors) == (volley.hits == 0), (seed, volley.hits, survivors)
