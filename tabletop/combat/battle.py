@@ -225,6 +225,8 @@ class Fight:
             if extra_mech_die and unit.type == "mech":
                 count += 1
             out += [(unit, unit.combat, made[kind])] * count
+        if effects.gravleash and self.kind == "space":
+            out = _gravleash(out, alive)
         return out
 
     def opening_dice(self, ma: SideModel, md: SideModel) -> dict[tuple[str, int], list[tuple[Unit, int, Die]]]:
@@ -436,6 +438,25 @@ def idle_effects(fight: Fight) -> list[str]:
         elif side.effects.silence_round and not any(u.planetary_shield for u in side.units):
             notes.append(t("combat.magen_idle", side=label))
     return notes
+
+
+def _gravleash(dice: list[tuple[Unit, int, Die]], alive: list[Unit]) -> list[tuple[Unit, int, Die]]:
+    """Gravleash Maneuvers (Letnev breakthrough): before each space combat roll, +X to the results
+    of one ship's roll, X the number of ship types the side has in the combat. The ship is the one
+    whose dice gain the most expected hits (the first of them in loss order on a tie)."""
+    bonus = len({u.type for u in alive if u.ship})
+    best, best_gain, better = None, 0, None
+    for unit in alive:
+        rolled = [d for u, _, d in dice if u is unit]
+        if not unit.ship or not rolled:
+            continue
+        boosted = die(max(1, rolled[0].needs - bonus), rolled[0].triple_on, rolled[0].reroll, rolled[0].times)
+        gain = len(rolled) * (rolled[0].needs - boosted.needs)
+        if gain > best_gain:
+            best, best_gain, better = unit, gain, boosted
+    if best is None:
+        return dice
+    return [(u, value, better if u is best else d) for u, value, d in dice]
 
 
 def _best(dice: list[tuple[str, int, Die]]) -> tuple[str, int, Die]:

@@ -73,7 +73,7 @@ ABILITIES: dict[str, Mechanic] = {
     "destroys-all-ships": Mechanic("Yin flagship: when it is destroyed, every ship in the system is"),
     "hits-to-non-fighters": Mechanic("L1Z1X flagship: its hits and its dreadnoughts' go to non-fighter ships if able"),
 }
-EFFECT_KINDS = frozenset({"faction-ability", "technology", "action-card", "agenda", "condition", "relic"})
+EFFECT_KINDS = frozenset({"faction-ability", "technology", "action-card", "agenda", "condition", "relic", "breakthrough"})
 # An entry marked `content: te` with `replaces: ID` is what ID's names mean at a Thunder's Edge
 # table (the Naalu mech reprinted without its bonus); its own names find it at any table.
 # The languages a name may be given in: the bot's UI languages.
@@ -219,6 +219,9 @@ EFFECT_FIELDS: dict[str, Field] = {
     "unit_bonus": Field(_unit_bonus, merge="update"),
     "unit_repairs": Field(_text),  # a unit id: repaired at the start of each combat round
     "active_breach": Field(_flag),  # an active breach in the system (the Quietus's condition)
+    "gravleash": Field(
+        _flag, slow_in=frozenset({"space"})
+    ),  # +X to one ship's space combat roll, X its ship types: depends on every unit alive
     "double_hits": Field(_flag),  # bombardment and ground combat hits count twice (X-89 ΩΩ)
     "barrage_roll": Field(_roll),  # an Anti-Fighter Barrage of its own (Metali Void Armaments)
     "cannon_roll": Field(_roll),  # a Space Cannon offence roll of its own (Experimental Battlestation)

@@ -134,3 +134,20 @@ def test_x89_omega_omega_doubles_ground_combat_and_bombardment_hits(book):
         volley = battle.steps[0].volleys[0]
         survivors = battle.as_dict()["survivors"]["defender"]
         assert volley.hits in (0, 2) and bool(survivors) == (volley.hits == 0), (seed, volley.hits, survivors)
+
+
+def test_gravleash_maneuvers_adds_the_ship_types_to_the_roll_that_gains_most(book):
+    """A lone cruiser: one ship type, +1: it hits on 6, half its rolls; against a fighter (0.2)
+    the attacker wins 0.4 of the rounds that decide, of 0.6. With a dreadnought and a war sun
+    (+2) the war sun's three dice gain more than the dreadnought's one: they hit on 1."""
+    exact = agree_with_dice(fight(book, "space", attacker="1 cruiser, gravleash maneuvers", defender="1 fighter"))
+    assert exact.attacker == pytest.approx(0.4 / 0.6, abs=1e-9)
+    from tabletop.combat.battle import ATTACKER
+
+    both = fight(book, "space", attacker="1 dreadnought, 1 war sun, 레트네브 돌파", defender="1 dreadnought")
+    ma, md = both.models(both.attacker, both.defender)
+    needs = sorted((u.type, d.needs) for u, _, d in both.round_dice(ATTACKER, ma, ma.start, md, md.start, 2))
+    assert needs == [("dreadnought", 5), ("war-sun", 1), ("war-sun", 1), ("war-sun", 1)]
+    ground = fight(book, "ground", attacker="2 infantry, gravleash", defender="2 infantry")
+    plain = fight(book, "ground", attacker="2 infantry", defender="2 infantry")
+    assert odds.solve(ground).attacker == pytest.approx(odds.solve(plain).attacker, abs=1e-12)  # space combat only
