@@ -445,7 +445,8 @@ def _gravleash(dice: list[tuple[Unit, int, Die]], alive: list[Unit]) -> list[tup
     of one ship's roll, X the number of ship types the side has in the combat. The ship is the one
     whose dice gain the most expected hits (the first of them in loss order on a tie)."""
     bonus = len({u.type for u in alive if u.ship})
-    best, best_gain, better = None, 0, None
+    best: Unit | None = None
+    best_gain, better = 0, None
     for unit in alive:
         rolled = [d for u, _, d in dice if u is unit]
         if not unit.ship or not rolled:
@@ -454,7 +455,7 @@ def _gravleash(dice: list[tuple[Unit, int, Die]], alive: list[Unit]) -> list[tup
         gain = len(rolled) * (rolled[0].needs - boosted.needs)
         if gain > best_gain:
             best, best_gain, better = unit, gain, boosted
-    if best is None:
+    if best is None or better is None:
         return dice
     return [(u, value, better if u is best else d) for u, value, d in dice]
 
