@@ -29,6 +29,17 @@ def other(name: str) -> str:
 
 # --- rolls before the rounds ---------------------------------------------------------------------
 
+# Proxima Targeting VI (Last Bastion): at the start of each round of ground combat, BOMBARDMENT
+# 8 (x3) against the opponent's ground forces and the identical roll against its own.
+PROXIMA = Roll(8, 3)
+
+
+def galvanized_cancels(model: SideModel, state: State) -> int:
+    """Proxima Targeting VI: 1 bombardment hit against a side's ground forces cancelled for each
+    of its galvanized units present."""
+    return sum(1 for u in model.alive(state) if u.id.endswith("+galvanized"))
+
+
 # The attacks that are unit abilities (Bombardment, Space Cannon, Anti-Fighter Barrage; Harrow
 # is a bombardment), as against technologies, faction abilities and cards that produce hits.
 UNIT_ABILITY_ROLLS = frozenset({"bombardment", "harrow", "space_cannon_offense", "space_cannon_defense", "anti_fighter_barrage"})
@@ -246,6 +257,16 @@ class Fight:
         every way it depends on the round's number (Magen, Morale Boost, Fire Team)."""
         effects = model.side.effects
         return self.silenced(name) or bool(effects.round_modifier) or effects.reroll_misses_round in (1, 2)
+
+    def proxima_dice(self, name: str) -> list[tuple[str, int, Die]]:
+        """The Proxima Targeting VI dice that hit this side at the start of each round of ground
+        combat: BOMBARDMENT 8 (x3) from every side that has it (against its opponent, and the
+        identical roll against itself), the side's Bunker applying. Used whenever it can be."""
+        if self.kind == "space":
+            return []
+        mod = self.side(name).effects.bombardment_against
+        owners = sum(1 for n in (ATTACKER, DEFENDER) if self.side(n).effects.proxima)
+        return [(t("combat.proxima"), PROXIMA.value, die(needs(PROXIMA.value, mod)))] * (PROXIMA.dice * owners)
 
     def silenced(self, name: str) -> bool:
         """Magen Defense Grid (PoK): in ground combat on a planet holding a unit of the opponent's

@@ -26,7 +26,17 @@ from functools import cache
 
 import numpy as np
 
-from tabletop.combat.battle import ATTACKER, DEFENDER, Attack, Fight, HitPlan, signature, takes_all_ships, without_ships
+from tabletop.combat.battle import (
+    ATTACKER,
+    DEFENDER,
+    Attack,
+    Fight,
+    HitPlan,
+    galvanized_cancels,
+    signature,
+    takes_all_ships,
+    without_ships,
+)
 from tabletop.combat.budget import Budget
 from tabletop.combat.hits import clip, dice_hits, hit_distribution, side_rows
 from tabletop.combat.model import SideModel, State, after_doom
@@ -315,17 +325,20 @@ def _general(fight: Fight, ma: SideModel, md: SideModel, live: dict, odds: Odds,
         key = (state, 1 if number == 1 else 2)
         if key in cache and number != cut:
             return cache[key]
-        sa, sd = state
-        rolls_a = _round_hits(fight, ATTACKER, ma, sa, md, sd, number, most_d)
-        rolls_d = _round_hits(fight, DEFENDER, md, sd, ma, sa, number, most_a)
         out: dict = defaultdict(float)
-        for ha, da, pa in rolls_a:
-            budget.check()  # one state of a large fight can take long: refuse in time, not after
-            for hd, dd, pd in rolls_d:
-                for hh, ph in enumerate(dist_h):
-                    if ph > 0:
-                        result = play_round(fight, ma, md, sa, sd, ha, hd, hh, (da, dd))
-                        out[(result.a, result.d)] += float(pa * pd * ph)
+        for (sa, sd), p in _proxima(fight, ma, md, state).items():
+            if ma.gone(sa) or md.gone(sd):  # the bombardment ended it before the dice
+                out[(sa, sd)] += p
+                continue
+            rolls_a = _round_hits(fight, ATTACKER, ma, sa, md, sd, number, most_d)
+            rolls_d = _round_hits(fight, DEFENDER, md, sd, ma, sa, number, most_a)
+            for ha, da, pa in rolls_a:
+                budget.check()  # one state of a large fight can take long: refuse in time, not after
+                for hd, dd, pd in rolls_d:
+                    for hh, ph in enumerate(dist_h):
+                        if ph > 0:
+                            result = play_round(fight, ma, md, sa, sd, ha, hd, hh, (da, dd))
+                            out[(result.a, result.d)] += float(p * pa * pd * ph)
         cache[key] = out
         return out
 
@@ -391,6 +404,27 @@ def _settle(fight: Fight, odds: Odds, ma: SideModel, md: SideModel, current: dic
                 if target not in mass:
                     heapq.heappush(heap, ((target[0][1] + target[1][1], target[0][0] + target[1][0]), target))
                 mass[target] += share
+
+
+def _proxima(fight: Fight, ma: SideModel, md: SideModel, state) -> dict:
+    """The states after Proxima Targeting VI's bombardment at the start of a round, with their
+    chances ({state: 1} without it): each side's hits less its galvanized units, applied."""
+    out: dict = {state: 1.0}
+    for index, model in ((0, ma), (1, md)):
+        dice = fight.proxima_dice(ATTACKER if index == 0 else DEFENDER)
+        if not dice:
+            continue
+        dist = hit_distribution([die for _, _, die in dice])
+        after: dict = defaultdict(float)
+        for both, p in out.items():
+            cancel = galvanized_cancels(model, both[index])
+            for hits, q in enumerate(dist):
+                if q > 0:
+                    moved = list(both)
+                    moved[index] = model.consume(both[index], max(0, hits - cancel))[0]
+                    after[tuple(moved)] += p * float(q)
+        out = after
+    return out
 
 
 def _round_hits(

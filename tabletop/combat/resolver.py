@@ -7,7 +7,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from tabletop.combat.battle import ATTACKER, DEFENDER, MAX_ROUNDS, Fight, HitPlan, other, takes_all_ships, without_ships
+from tabletop.combat.battle import (
+    ATTACKER,
+    DEFENDER,
+    MAX_ROUNDS,
+    Fight,
+    HitPlan,
+    galvanized_cancels,
+    other,
+    takes_all_ships,
+    without_ships,
+)
 from tabletop.combat.model import SideModel, State, after_doom
 from tabletop.combat.units import Side
 from tabletop.core.dice import MAX_DICE, Dice
@@ -292,6 +302,10 @@ def _rounds(fight: Fight, a: Side, d: Side, dice: Dice, battle: Battle) -> None:
         for side_name, model, unit in ((ATTACKER, ma, first_a), (DEFENDER, md, first_d)):
             if number == 1 and unit is not None:
                 rnd.volleys.append(Volley(side_name, "repair", taken=[HitTaken(model.units[unit].label(), "repaired")]))
+        sa, sd = _proxima(fight, ma, md, sa, sd, dice, rnd)
+        if ma.gone(sa) or md.gone(sd):  # the bombardment ended it before the dice
+            battle.steps.append(rnd)
+            break
         va, vd = (Volley(name, "combat", blocked=_silenced(fight, name, number)) for name in (ATTACKER, DEFENDER))
         ha, directed_a = _roll_round(fight, ATTACKER, ma, sa, md, sd, number, dice, va)
         hd, directed_d = _roll_round(fight, DEFENDER, md, sd, ma, sa, number, dice, vd)
@@ -342,6 +356,23 @@ def _rounds(fight: Fight, a: Side, d: Side, dice: Dice, battle: Battle) -> None:
     battle.winner = other(battle.retreated) if battle.retreated else outcome(ma.gone(sa), md.gone(sd))
 
 
+def _proxima(fight: Fight, ma: SideModel, md: SideModel, sa: State, sd: State, dice: Dice, rnd: Round) -> tuple[State, State]:
+    """Proxima Targeting VI at the start of a round: each side's ground forces take the
+    bombardment dice against them, less a hit per galvanized unit of theirs."""
+    states = {ATTACKER: sa, DEFENDER: sd}
+    for name, model in ((ATTACKER, ma), (DEFENDER, md)):
+        spec = fight.proxima_dice(name)
+        if not spec:
+            continue
+        owners = [n for n in (ATTACKER, DEFENDER) if fight.side(n).effects.proxima]
+        volley = Volley(owners[0] if len(owners) == 1 else other(name), "proxima")  # who rolls
+        hits = max(0, _roll(spec, dice, volley) - galvanized_cancels(model, states[name]))
+        states[name], events, volley.excess = model.consume(states[name], hits)
+        volley.hits, volley.taken = hits, _taken(model, events)
+        rnd.volleys.append(volley)
+    return states[ATTACKER], states[DEFENDER]
+
+
 def _silenced(fight: Fight, name: str, number: int) -> str:
     """Why a side rolls no dice this round (Magen Defense Grid), or nothing."""
     if number == 1 and fight.silenced(name):
@@ -353,6 +384,8 @@ def can_ever_hit(fight: Fight, opening: dict[tuple[str, int], list]) -> bool:
     """Whether any die of either side can hit at all (else the battle could never end), from the
     dice both sides roll at full strength (Fight.opening_dice)."""
     if any(die.needs <= 10 for dice in opening.values() for _, _, die in dice):
+        return True
+    if fight.proxima_dice(ATTACKER):
         return True
     return fight.harrow(fight.defender) is not None and not fight.harrow(fight.defender).blocked  # type: ignore[union-attr]
 

@@ -219,6 +219,8 @@ EFFECT_FIELDS: dict[str, Field] = {
     "unit_bonus": Field(_unit_bonus, merge="update"),
     "unit_repairs": Field(_text),  # a unit id: repaired at the start of each combat round
     "active_breach": Field(_flag),  # an active breach in the system (the Quietus's condition)
+    # both sides' losses before each ground round's dice: solved pair by pair
+    "proxima": Field(_flag, slow_in=GROUND_FIGHTS),
     "gravleash": Field(
         _flag, slow_in=frozenset({"space"})
     ),  # +X to one ship's space combat roll, X its ship types: depends on every unit alive

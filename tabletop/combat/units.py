@@ -115,6 +115,7 @@ class Effects:
     unit_bonus: dict[str, int] = field(default_factory=dict)
     unit_repairs: str = ""  # a unit of this side repaired at the start of each combat round (Heaven's Eye)
     active_breach: bool = False  # the fight's system has an active breach (the Quietus)
+    proxima: bool = False  # Proxima Targeting VI: bombardment of both sides each ground round
     gravleash: bool = False  # Letnev breakthrough: +X to one ship's space combat roll each round
     double_hits: bool = False  # X-89 Bacterial Weapon ΩΩ: bombardment and ground combat hits count twice
     barrage_roll: dict | None = None  # {value, dice}: an Anti-Fighter Barrage of the effect's own

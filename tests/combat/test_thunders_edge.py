@@ -151,3 +151,25 @@ def test_gravleash_maneuvers_adds_the_ship_types_to_the_roll_that_gains_most(boo
     ground = fight(book, "ground", attacker="2 infantry, gravleash", defender="2 infantry")
     plain = fight(book, "ground", attacker="2 infantry", defender="2 infantry")
     assert odds.solve(ground).attacker == pytest.approx(odds.solve(plain).attacker, abs=1e-12)  # space combat only
+
+
+def test_proxima_targeting_bombards_both_sides_at_the_start_of_each_ground_round(book):
+    """One infantry each, the attacker with Proxima: 3 dice at 8 (0.3) against each side first.
+    Nobody galvanized: each infantry survives them with 0.7³; both gone is a draw, one gone the
+    other's win, else a round of dice as usual (each 0.3), and again. A galvanized infantry
+    cancels one of the hits against its side, and rolls two dice."""
+    s = 0.7**3  # an infantry survives the three dice against it
+    f = 1 - s
+    both, a_only, d_only = s * s, s * f, f * s  # both survive; only A; only D
+    # then the dice: A wins with 0.21, D with 0.21, a draw with 0.09, again with 0.49
+    again = both * 0.49
+    win = (a_only + both * 0.21) / (1 - again)
+    exact = agree_with_dice(fight(book, "ground", attacker="1 infantry, proxima targeting", defender="1 infantry"))
+    assert exact.attacker == pytest.approx(win, abs=1e-9)
+    assert exact.defender == pytest.approx((d_only + both * 0.21) / (1 - again), abs=1e-9)
+    galvanized = agree_with_dice(fight(book, "ground", attacker="1 galvanized infantry, proxima", defender="1 infantry"))
+    assert galvanized.attacker > exact.attacker + 0.1
+    space = fight(book, "space", attacker="1 cruiser, proxima", defender="1 cruiser")
+    assert odds.solve(space).attacker == pytest.approx(
+        odds.solve(fight(book, "space", attacker="1 cruiser", defender="1 cruiser")).attacker
+    )
