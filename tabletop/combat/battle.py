@@ -32,6 +32,7 @@ def other(name: str) -> str:
 # Proxima Targeting VI (Last Bastion): at the start of each round of ground combat, BOMBARDMENT
 # 8 (x3) against the opponent's ground forces and the identical roll against its own.
 PROXIMA = Roll(8, 3)
+VALIANCE_INFANTRY = 3  # the A3 Valiance galvanizes up to 3 infantry when it dies galvanized
 
 
 def galvanized_cancels(model: SideModel, state: State) -> int:
@@ -238,7 +239,7 @@ class Fight:
             out += [(unit, unit.combat, made[kind])] * count
         if effects.gravleash and self.kind == "space":
             out = _gravleash(out, alive)
-        return out
+        return _valiance(out, model, alive) if model.galvanizers else out
 
     def opening_dice(self, ma: SideModel, md: SideModel) -> dict[tuple[str, int], list[tuple[Unit, int, Die]]]:
         """{(side, 1 or 2): dice}: what each side rolls with every unit alive in the first round
@@ -459,6 +460,17 @@ def idle_effects(fight: Fight) -> list[str]:
         elif side.effects.silence_round and not any(u.planetary_shield for u in side.units):
             notes.append(t("combat.magen_idle", side=label))
     return notes
+
+
+def _valiance(dice: list[tuple[Unit, int, Die]], model: SideModel, alive: list[Unit]) -> list[tuple[Unit, int, Die]]:
+    """The A3 Valiance (Last Bastion mech): when it is destroyed galvanized, up to 3 of its side's
+    infantry are galvanized: one more die each. They are the plain infantry lost last."""
+    living = {id(u) for u in alive}
+    fallen = sum(1 for u in model.galvanizers if id(u) not in living)
+    plain = [u for u in alive if u.type == "infantry" and not u.id.endswith("+galvanized")]
+    chosen = {id(u) for u in plain[len(plain) - min(len(plain), VALIANCE_INFANTRY * fallen) :]}
+    extra = [next(x for x in dice if x[0] is u) for u in alive if id(u) in chosen and any(x[0] is u for x in dice)]
+    return dice + extra
 
 
 def _gravleash(dice: list[tuple[Unit, int, Die]], alive: list[Unit]) -> list[tuple[Unit, int, Die]]:

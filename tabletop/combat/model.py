@@ -149,6 +149,8 @@ class SideModel:
                 (i for i, u in enumerate(self.units) if u.id.split("+", 1)[0] == side.effects.unit_repairs), None
             )
         self.repairs = side.effects.repair_each_round or self.self_repairing is not None
+        # A3 Valiance: galvanized, its loss galvanizes up to 3 infantry (battle.round_dice)
+        self.galvanizers = [u for u in special if "galvanizes-on-death" in u.abilities and u.id.endswith("+galvanized")]
         # Yin flagship: once it is lost, every ship in the system is destroyed (both sides')
         self.doom = _first_with(special, "destroys-all-ships")
 

@@ -65,6 +65,9 @@ ABILITIES: dict[str, Mechanic] = {
     "mechs-extra-die": Mechanic("Naaz-Rokha flagship"),
     "valkyrie": Mechanic("Sardakk mech: a hit back for each sustain in ground combat", GROUND_FIGHTS),
     "repaired-each-round": Mechanic("Letnev flagship, Eidolon Maximum: repaired at the start of each combat round"),
+    "galvanizes-on-death": Mechanic(
+        "A3 Valiance: destroyed galvanized, it galvanizes up to 3 of its side's infantry", GROUND_FIGHTS | {"space"}
+    ),
     "no-ability-hits": Mechanic("Eidolon Maximum: cannot be assigned hits from unit abilities"),
     "breach-strips-abilities": Mechanic("Quietus: with an active breach, other players' units lose their unit abilities"),
     "borrows-structure-cannon": Mechanic("Linkship I: fires the Space Cannon of one of its side's structures, each once"),

@@ -173,3 +173,29 @@ def test_proxima_targeting_bombards_both_sides_at_the_start_of_each_ground_round
     assert odds.solve(space).attacker == pytest.approx(
         odds.solve(fight(book, "space", attacker="1 cruiser", defender="1 cruiser")).attacker
     )
+
+
+def test_the_a3_valiance_destroyed_galvanized_galvanizes_three_infantry(book):
+    """Lost first (as ordered) while galvanized, it gives the three infantry lost last a second
+    die; a plain A3 Valiance gives nothing. The dice and both solvers agree."""
+    from tabletop.combat.battle import ATTACKER
+
+    def dice_after_the_mech(attacker: str) -> list[int]:
+        the_fight = fight(book, "ground", attacker=attacker, defender="6 infantry", attacker_order="a3 valiance")
+        ma, md = the_fight.models(the_fight.attacker, the_fight.defender)
+        assert ma.units[0].type == "mech"
+        lost_mech = ma.first_lost(1)
+        dice = the_fight.round_dice(ATTACKER, ma, (0, lost_mech), md, md.start, 2)
+        return sorted(sum(1 for u, _, _ in dice if u is unit) for unit in ma.alive((0, lost_mech)))
+
+    assert dice_after_the_mech("1 galvanized a3 valiance, 5 infantry") == [1, 1, 2, 2, 2]
+    assert dice_after_the_mech("1 a3 valiance, 5 infantry") == [1, 1, 1, 1, 1]
+    galvanized = agree_with_dice(
+        fight(
+            book, "ground", attacker="1 galvanized a3 valiance, 4 infantry", defender="6 infantry", attacker_order="a3 valiance"
+        )
+    )
+    plain_mech = odds.solve(
+        fight(book, "ground", attacker="1 galvanized mech, 4 infantry", defender="6 infantry", attacker_order="mech")
+    )
+    assert galvanized.attacker > plain_mech.attacker + 0.05

@@ -147,6 +147,14 @@ THUNDERS_EDGE = {
     "obsidian-mech": "obsidian_mech",
     "mentak-corsair": "mentak_cruiser3",
     "naalu-mech-te": "naalu_mech_te",
+    "bastion-mech": "bastion_mech",
+    "crimson-flagship": "crimson_flagship",
+    "ralnel-flagship": "ralnel_flagship",
+    "ralnel-mech": "ralnel_mech",
+    "ralnel-destroyer": "ralnel_destroyer",
+    "ralnel-destroyer-2": "ralnel_destroyer2",
+    "firmament-flagship": "firmament_flagship",
+    "naazrokha-eidolon-maximum": "naaz_voltron",
 }
 
 
@@ -159,12 +167,8 @@ def test_thunders_edge_units_have_the_values_asyncti4_lists():
     book = unit_book("ti4")
     for ours, theirs in THUNDERS_EDGE.items():
         unit, listed = book.make(ours, 1), reference[theirs]
-        assert (unit.combat, unit.dice, unit.sustain, unit.cost) == (
-            listed["combat"],
-            listed["dice"],
-            listed["sustain"],
-            listed["cost"],
-        ), ours
+        assert (unit.combat, unit.dice, unit.sustain) == (listed["combat"], listed["dice"], listed["sustain"]), ours
+        assert listed["cost"] is None or unit.cost == listed["cost"], ours  # the Eidolon Maximum has none there
         barrage = listed["anti_fighter_barrage"]
         assert (unit.anti_fighter_barrage is None) == (barrage is None), ours
         if barrage:
