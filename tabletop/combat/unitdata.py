@@ -221,6 +221,8 @@ EFFECT_FIELDS: dict[str, Field] = {
     "no_bombardment": Field(_flag),
     "unit_bonus": Field(_unit_bonus, merge="update"),
     "unit_repairs": Field(_text),  # a unit id: repaired at the start of each combat round
+    # why naming it is refused (a message key): its effect needs a choice the odds cannot know
+    "refused": Field(_one_of(("choice_per_die", "choice_of_round", "choice_of_loss", "count", "not_modelled"))),
     "active_breach": Field(_flag),  # an active breach in the system (the Quietus's condition)
     # both sides' losses before each ground round's dice: solved pair by pair
     "proxima": Field(_flag, slow_in=GROUND_FIGHTS),
@@ -234,7 +236,9 @@ EFFECT_FIELDS: dict[str, Field] = {
     "content": Field(_one_of(CONTENTS[1:])),  # the content it belongs to, when not every table's
     "replaces": Field(_text),  # the entry whose names it takes at a table of its content
 }
-DESCRIPTIVE = frozenset({"id", "names", "kind", "aliases", "source", "content", "replaces"})  # what an effect is, not does
+DESCRIPTIVE = frozenset(
+    {"id", "names", "kind", "aliases", "source", "content", "replaces", "refused"}
+)  # what an effect is, not does
 FILE_KEYS = frozenset({"game", "sources", "units", "effects"})
 
 

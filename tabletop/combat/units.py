@@ -403,6 +403,9 @@ def parse_side(spec: str, book: UnitBook, field_name: str = "units") -> Side:
         count_text = m["count"] or m["count2"] or m["count3"] or m["count4"] or m["bare"]
         count = int(count_text) if count_text else 1
         if found and found[0] == "effects":
+            refused = book.effects[found[1]].get("refused")
+            if refused:  # a choice the odds cannot know, or not modelled: said, never guessed
+                raise UserError(t(f"combat.refused.{refused}", effect=book.effect_label(found[1])))
             if count_text:
                 raise UserError(t("combat.bad_item", item=item[:40]))
             if found[1] in named:

@@ -44,6 +44,8 @@ def scenarios(kind: str, attacker_extra: str, defender_extra: str = "") -> dict:
 
 def effect_cases():
     for eid in sorted(BOOK.effects):
+        if BOOK.effects[eid].get("refused"):  # never reaches a fight: test_a_refused_effect_is_said_never_guessed
+            continue
         for kind in KINDS:
             yield pytest.param(kind, _named(eid), "", id=f"{eid}-{kind}-attacker")
             yield pytest.param(kind, "", _named(eid), id=f"{eid}-{kind}-defender")
@@ -118,6 +120,8 @@ def test_every_effect_and_ability_is_checked_in_some_fight():
     """Each named effect takes part in at least one kind of fight above; and every mechanic the
     schema declares is used by some effect or unit (a mechanic nothing uses is dead code)."""
     for eid in BOOK.effects:
+        if BOOK.effects[eid].get("refused"):
+            continue  # refused everywhere, by design (test_a_refused_effect_is_said_never_guessed)
         accepted = [
             k for k in ("space", "ground", "invade") if fight_or_skip(k, _named(eid), "") or fight_or_skip(k, "", _named(eid))
         ]
@@ -141,3 +145,13 @@ def test_the_code_names_only_declared_abilities():
             if literal and any(isinstance(c, ast.Attribute) and c.attr == "abilities" for c in node.comparators):  # type: ignore[attr-defined]
                 named.add(node.left.value)  # type: ignore[attr-defined]
     assert len(named) >= 8 and sorted(named - set(ABILITIES)) == []
+
+
+@pytest.mark.parametrize("eid", sorted(e for e, row in BOOK.effects.items() if row.get("refused")))
+def test_a_refused_effect_is_said_never_guessed(eid):
+    """An effect whose use the odds cannot know (Meddle's add or subtract 1, a round the player
+    picks) is refused with a sentence naming it and what to do instead, in every kind of fight."""
+    for kind in KINDS:
+        with pytest.raises(UserError) as refused:
+            build_fight(kind.split("-")[0], scenarios(kind, _named(eid)), BOOK)
+        assert BOOK.effect_label(eid) in refused.value.message
