@@ -27,7 +27,16 @@ from tabletop.combat.resolver import Battle, resolve
 from tabletop.combat.unitdata import UnitDataError
 from tabletop.combat.units import Side, UnitBook, parse_order, parse_side
 from tabletop.core import settings
-from tabletop.core.commands import COMMANDS, CONTENT_OPTION, Context, Option, again_id, command, log_roll, logged_command
+from tabletop.core.commands import (
+    CONTENT_OPTION,
+    Context,
+    Option,
+    again_id,
+    command,
+    dispatch,
+    log_roll,
+    logged_command,
+)
 from tabletop.core.components import NUMBER, Component, Press
 from tabletop.core.dice import SEED, Dice, parse_seed, roll_expression
 from tabletop.core.errors import UserError
@@ -332,7 +341,7 @@ def swap_sides(ctx: Context, press: Press) -> Paged:
     name, options = logged_command(ctx, int(press.values["id"]))
     if name.split()[-1] not in SWAPPABLE:
         raise UserError(t("dice.unknown_roll"))
-    return COMMANDS[name].handler(ctx, **swapped(options))
+    return dispatch(ctx, name, swapped(options))  # checked as if typed, like "roll again"
 
 
 @ODDS.on_press
@@ -342,4 +351,4 @@ def odds_of(ctx: Context, press: Press) -> Paged:
     kind = name.split()[-1]
     if kind not in ("space", "ground", "invade"):
         raise UserError(t("dice.unknown_roll"))
-    return odds_answer(ctx, kind, options)
+    return dispatch(ctx, f"odds {kind}", options)  # checked as if typed, like "roll again"

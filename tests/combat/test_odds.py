@@ -301,6 +301,24 @@ def test_the_chance_that_at_least_k_survive(book, state):
     assert "적어도 k기가 살아남을 확률" in shown and "순양함: ≥1" in shown and "≥3" in shown
 
 
+@pytest.mark.parametrize("button", ["swap", "odds"])
+def test_a_logged_fight_replayed_by_a_button_is_checked_as_if_typed(state, button):
+    """A fight logged by an older version (an option since removed, a value out of today's
+    range) is refused with a sentence by "swap sides" and "odds", as by "roll again"."""
+    from tabletop.combat.commands import ODDS, SWAP
+    from tabletop.core.components import press
+
+    ctx = Context(None, state)
+    for options in (
+        {"attacker": "1 cruiser", "defender": "1 cruiser", "flank": "left"},
+        {"attacker": "1 cruiser", "defender": "1 cruiser", "attacker_mod": "99"},
+    ):
+        spec = json.dumps({"command": "combat space", "options": options})
+        roll_id = state.log_roll(ctx.guild_id, ctx.channel_id, ctx.user_id, spec, "7", "")
+        with pytest.raises(UserError):
+            press(ctx, (SWAP if button == "swap" else ODDS).id(id=roll_id))
+
+
 def test_swap_sides_replays_the_odds_and_the_dice_with_the_sides_changed(book, state):
     from tabletop.core.components import press
 
