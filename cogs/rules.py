@@ -19,6 +19,7 @@ from tabletop.core.i18n import LOCALE, lang, t
 from tabletop.core.render import truncate_label
 from tabletop.rules import answers
 from tabletop.rules.commands import for_message
+from tabletop.rules.compendium import compendium_of
 
 from . import workers
 from .commands import reach
@@ -65,8 +66,8 @@ async def rule_autocomplete(interaction: discord.Interaction, current: str) -> l
         if game not in ctx.compendium.packs:
             return []
         choices, seen = [], set()
-        for r in ctx.compendium.search.suggest(current or "", game, limit=AUTOCOMPLETE_MAX):
-            section = ctx.compendium.known_section(game, r.section)
+        for r in compendium_of(ctx).search.suggest(current or "", game, limit=AUTOCOMPLETE_MAX):
+            section = compendium_of(ctx).known_section(game, r.section)
             value = r.rule or str(section.number)  # numbers find their section again in every pack
             if value in seen:
                 continue

@@ -25,6 +25,8 @@ from tabletop.core.errors import UserError
 from tabletop.core.i18n import t
 from tabletop.core.render import Reply
 from tabletop.core.timezones import server_zone
+from tabletop.rules.compendium import compendium_of
+from tabletop.store import state_of
 
 # Agendas are voted in a server's channel: every agenda command needs one.
 agenda_command = functools.partial(command, guild_only=True)
@@ -40,7 +42,7 @@ class AgendaReply(Reply):
 
 
 def store(ctx: Context) -> AgendaStore:
-    return AgendaStore(ctx.state)
+    return AgendaStore(state_of(ctx))
 
 
 def me(ctx: Context) -> Player:
@@ -49,8 +51,8 @@ def me(ctx: Context) -> Player:
 
 def _readable(ctx: Context) -> None:
     """No state database behind the stand-in: say why, not "no agenda here"."""
-    if ctx.state.stand_in:
-        raise UserError(str(ctx.state.refusal))
+    if state_of(ctx).stand_in:
+        raise UserError(str(state_of(ctx).refusal))
 
 
 def _current(ctx: Context):
@@ -246,7 +248,7 @@ def close(ctx: Context, choice=None):
 
 def ready_rule(ctx: Context) -> str:
     """62.4 as the glossary says it, for the reminder at the end of the phase."""
-    section = ctx.compendium.section("ti4", "62") if ctx.compendium else None
+    section = compendium_of(ctx).section("ti4", "62") if ctx.compendium else None
     rule = section.rule("62.4") if section else None
     return f"62.4 {rule.text}" if rule else "62.4"
 

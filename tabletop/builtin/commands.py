@@ -11,6 +11,7 @@ from tabletop.core.render import CONTENT_MAX, Embed, Reply, chunk_lines
 from tabletop.core.timezones import check_zone
 from tabletop.rules import answers
 from tabletop.rules.commands import GAME
+from tabletop.rules.compendium import compendium_of
 
 
 @command(
@@ -35,7 +36,7 @@ def settings(
     for. Without options: show them. A bad
     value changes nothing (all are checked first)."""
     zone = check_zone(timezone) if timezone is not None else None  # every value checked
-    game = answers.check_game(ctx.compendium, game) if game is not None else None  # before any is written
+    game = answers.check_game(compendium_of(ctx), game) if game is not None else None  # before any is written
     changes: list[tuple[settings_.Setting, object]] = []
     lines = []
     if content is not None:  # a choice: the table of options checked it
@@ -76,7 +77,7 @@ def game(ctx: Context, name: str | None = None):
     """Console: which game's rules /rule and /search look up. With a name (an id or a name in
     any language) it switches; without one it shows the current game and the list."""
     if name:
-        ctx.game = answers.check_game(ctx.compendium, name)
+        ctx.game = answers.check_game(compendium_of(ctx), name)
     current = ctx.compendium.packs[ctx.default_game()]
     listing = "\n".join(f"{'▶' if p.id == current.id else ' '} {p.id} — {p.name()}" for p in ctx.compendium.packs.values())
     head = t("console.game" if name else "console.game_now", game=current.name())

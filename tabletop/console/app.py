@@ -22,7 +22,7 @@ from tabletop.core.errors import unexpected
 from tabletop.core.payloads import card_payload
 from tabletop.core.render import Button, Choice, Paged, Reply, choices, harmless, page_step
 from tabletop.rules.answers import UserError, chat_answer, check_game, check_query, error_reply
-from tabletop.rules.compendium import Compendium
+from tabletop.rules.compendium import Compendium, compendium_of
 from tabletop.store import StateStore
 
 log = logging.getLogger(__name__)
@@ -39,7 +39,7 @@ def run_command(ctx: commands.Context, line: str) -> Reply | Paged | list[Reply]
         actor, name, options = lines.parse_line(line, lambda value: _is_game(ctx, value))
         with lines.acting(ctx, actor):
             if name == lines.CHAT:  # a question without a slash: chat mode, as '?질문' on Discord
-                return chat_answer(ctx.compendium, check_query(options["query"]), ctx.default_game())
+                return chat_answer(compendium_of(ctx), check_query(options["query"]), ctx.default_game())
             return commands.dispatch(ctx, name, options)
     except UserError as exc:
         return error_reply(exc.message)
@@ -49,7 +49,7 @@ def run_command(ctx: commands.Context, line: str) -> Reply | Paged | list[Reply]
 
 def _is_game(ctx: commands.Context, value: str) -> bool:
     try:
-        check_game(ctx.compendium, value)
+        check_game(compendium_of(ctx), value)
     except UserError:
         return False
     return True

@@ -10,6 +10,7 @@ from contextlib import contextmanager
 from tabletop.core.commands import COMMANDS, Context, Option
 from tabletop.core.errors import UserError
 from tabletop.core.i18n import t
+from tabletop.rules.compendium import compendium_of
 
 QUIT = ("/quit", "/exit", "quit", "exit")  # words that end a console session
 _OPTION_RE = re.compile(r"(?:^|\s)([A-Za-z][A-Za-z_]{0,31}):(?!//)")  # name:value, not a URL
@@ -147,7 +148,7 @@ def parse_line(line: str, is_game: Callable[[str], bool] | None = None) -> tuple
 def no_choice(ctx: Context, number: int, count: int) -> str:
     """What a bare number that is no button on screen gets: the choices there are, and /rule N
     only where N is a section of the game being asked about (never a rule that does not exist)."""
-    is_rule = ctx.compendium.section_by_number(ctx.default_game(), number) is not None
+    is_rule = compendium_of(ctx).section_by_number(ctx.default_game(), number) is not None
     if count:
         key = "console.no_choice" if is_rule else "console.no_choice_only"
     else:

@@ -31,6 +31,7 @@ from tabletop.core.errors import UserError, unexpected
 from tabletop.core.i18n import t
 from tabletop.core.render import Choice, Paged, Reply, choices, harmless, page_step
 from tabletop.rules.answers import error_reply
+from tabletop.rules.compendium import compendium_of
 
 log = logging.getLogger(__name__)
 
@@ -206,8 +207,8 @@ class ConsoleCompleter(Completer):
         if game not in self.ctx.compendium.packs:
             return []
         out = []
-        for result in self.ctx.compendium.search.suggest(prefix, game, limit=12):
-            section = self.ctx.compendium.section(game, result.section)
+        for result in compendium_of(self.ctx).search.suggest(prefix, game, limit=12):
+            section = compendium_of(self.ctx).section(game, result.section)
             if section is not None:
                 out.append(result.rule or section.title)
         return list(dict.fromkeys(out))

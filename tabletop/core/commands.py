@@ -12,17 +12,13 @@ import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from tabletop.core import settings
 from tabletop.core.components import NUMBER, Component, Press
 from tabletop.core.errors import UserError
 from tabletop.core.i18n import current, t
+from tabletop.core.ports import RuleLibrary, StateBackend
 from tabletop.core.render import Paged, Reply
-
-if TYPE_CHECKING:  # what features put in the context; the table itself never touches them
-    from tabletop.rules.compendium import Compendium
-    from tabletop.store import StateStore
 
 log = logging.getLogger(__name__)
 
@@ -31,8 +27,8 @@ log = logging.getLogger(__name__)
 class Context:
     """Who is asking, where, and with which data. Front ends fill it in."""
 
-    compendium: Compendium
-    state: StateStore
+    compendium: RuleLibrary  # the rules (rules.compendium.of(ctx) gives the Compendium)
+    state: StateBackend  # the state store (store.of(ctx) gives the StateStore)
     user_id: str = "console"
     user_name: str = "console"
     guild_id: str = "console"

@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
-if TYPE_CHECKING:
-    from tabletop.store import StateStore
+from tabletop.core.ports import StateBackend
 
 T = TypeVar("T")
 
@@ -48,13 +47,13 @@ CONTENT = _text("content", CONTENTS[0])
 AGENDA_WINDOWS = _switch("agenda_windows", False)
 
 
-def read(state: StateStore, guild_id: str, setting: Setting[T], fallback: bool = False) -> T:
+def read(state: StateBackend, guild_id: str, setting: Setting[T], fallback: bool = False) -> T:
     """The server's value, or the default when none is stored; `fallback`: also when the store
     cannot answer now (for what only shapes a rules answer: the game, the time zone shown)."""
     stored = state.get_setting(guild_id, setting.key, None, fallback=fallback)
     return setting.default if stored in (None, "") else setting.load(stored)
 
 
-def write(state: StateStore, guild_id: str, *changes: tuple[Setting[Any], Any]) -> None:
+def write(state: StateBackend, guild_id: str, *changes: tuple[Setting[Any], Any]) -> None:
     """Write (setting, value) pairs in one transaction: a fault leaves every setting as it was."""
     state.set_settings(guild_id, {setting.key: setting.dump(value) for setting, value in changes})

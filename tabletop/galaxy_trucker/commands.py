@@ -9,6 +9,7 @@ from tabletop.core.i18n import t
 from tabletop.core.render import FIELD_VALUE_MAX, Button, Embed, Paged, escape_md
 from tabletop.galaxy_trucker.dice import GAME, Incoming, parse_incoming, roll_incoming, roll_sabotage
 from tabletop.rules.answers import OPEN_SECTION
+from tabletop.rules.compendium import compendium_of
 
 
 def _open(label: str, section: str) -> Button:
@@ -18,7 +19,7 @@ def _open(label: str, section: str) -> Button:
 def rules_field(ctx: Context, section_id: str) -> tuple[str, str] | None:
     """The pack's own text of a section, quoted under the roll (never paraphrased)."""
 
-    section = ctx.compendium.section(GAME, section_id)
+    section = compendium_of(ctx).section(GAME, section_id)
     if section is None:
         return None
     value = "\n".join(f"{r.id} {escape_md(r.text)}" for r in section.rules if r.text)

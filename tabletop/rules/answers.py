@@ -32,7 +32,7 @@ from tabletop.core.render import (
 )
 from tabletop.core.text import ROMAN
 from tabletop.rules import links, tokenizing
-from tabletop.rules.compendium import DEFAULT_GAME, Compendium, RelatedTopic
+from tabletop.rules.compendium import DEFAULT_GAME, Compendium, RelatedTopic, compendium_of
 from tabletop.rules.packs import Rule, Section
 from tabletop.rules.search import MAX_QUERY_CHARS, Found, MissingTopic, Result
 
@@ -280,13 +280,13 @@ def open_section(compendium: Compendium, game: str, value: str) -> RuleAnswer:
 
 @OPEN_SECTION.on_press
 def _open_button(ctx: Context, press: Press) -> RuleAnswer:
-    return open_section(ctx.compendium, press.values["game"], press.values["section"])
+    return open_section(compendium_of(ctx), press.values["game"], press.values["section"])
 
 
 @RELATED_MENU.on_press
 @RESULTS_MENU.on_press
 def _open_chosen(ctx: Context, press: Press) -> RuleAnswer:
-    return open_section(ctx.compendium, press.values["game"], press.chosen or "")
+    return open_section(compendium_of(ctx), press.values["game"], press.chosen or "")
 
 
 # --- result lists --------------------------------------------------------------------------

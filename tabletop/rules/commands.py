@@ -8,6 +8,7 @@ from tabletop.core.errors import UserError
 from tabletop.core.i18n import t
 from tabletop.core.render import Button, Reply
 from tabletop.rules import answers
+from tabletop.rules.compendium import compendium_of
 
 QUERY = Option("query", required=True, autocomplete="rule", max_length=200)
 GAME = Option("game", autocomplete="game", max_length=50)
@@ -16,12 +17,12 @@ PRIVATE = Option("private", kind="bool")
 
 @command("rule", QUERY, GAME, PRIVATE)
 def rule(ctx: Context, query: str, game: str | None = None, private: bool = False):
-    return answers.lookup(ctx.compendium, query, game or ctx.default_game())
+    return answers.lookup(compendium_of(ctx), query, game or ctx.default_game())
 
 
 @command("search", QUERY, GAME, PRIVATE)
 def search(ctx: Context, query: str, game: str | None = None, private: bool = False):
-    reply = answers.search_reply(ctx.compendium, query, game or ctx.default_game())
+    reply = answers.search_reply(compendium_of(ctx), query, game or ctx.default_game())
     reply.ephemeral = private
     return reply
 
@@ -38,7 +39,7 @@ def for_message(ctx: Context, text: str) -> answers.RuleAnswer | Reply:
     question = " ".join(text.split())[:MESSAGE_TEXT_MAX]
     if not question:
         raise UserError(t("message.no_text"))
-    answer = answers.chat_answer(ctx.compendium, question, ctx.default_game())
+    answer = answers.chat_answer(compendium_of(ctx), question, ctx.default_game())
     if isinstance(answer, answers.RuleAnswer) and answer.section is not None:
         values = {"game": answer.section.pack, "section": answer.section.id, "rule": answer.rule or "-"}
         if POST_RULE.pattern.fullmatch(POST_RULE.template.format(**values)):  # ids too long for a custom_id: no button
@@ -50,5 +51,5 @@ def for_message(ctx: Context, text: str) -> answers.RuleAnswer | Reply:
 def _post(ctx: Context, press: Press) -> answers.RuleAnswer:
     rule = press.values["rule"]
     return answers.open_section(
-        ctx.compendium, press.values["game"], press.values["section"] + ("" if rule == "-" else f":{rule}")
+        compendium_of(ctx), press.values["game"], press.values["section"] + ("" if rule == "-" else f":{rule}")
     )

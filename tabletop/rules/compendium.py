@@ -9,13 +9,14 @@ import sqlite3
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from tabletop.core import settings
 from tabletop.rules import ruledb
 from tabletop.rules.packs import Item, Pack, Rule, Section, Term
 
 if TYPE_CHECKING:
+    from tabletop.core.commands import Context
     from tabletop.rules.search import SearchEngine
 
 DEFAULT_GAME = settings.DEFAULT_GAME
@@ -166,3 +167,9 @@ class Compendium:
 
     def close(self) -> None:
         self.conn.close()
+
+
+def compendium_of(ctx: Context) -> Compendium:
+    """A context's rules as the Compendium the front end opened (the core knows them only as a
+    core.ports.RuleLibrary: the rules sit above it)."""
+    return cast(Compendium, ctx.compendium)

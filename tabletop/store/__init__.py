@@ -6,11 +6,15 @@ database: no rebuild touches it."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING, cast
 
 from tabletop.core.config import state_db
 from tabletop.core.i18n import Sentence, sentence
 from tabletop.store.base import StateStore, StateUnavailable, begin_request, now_text
 from tabletop.store.sqlite import SqliteState
+
+if TYPE_CHECKING:
+    from tabletop.core.commands import Context
 
 
 def state_target() -> str:
@@ -50,3 +54,9 @@ __all__ = [
     "stand_in",
     "state_target",
 ]
+
+
+def state_of(ctx: Context) -> StateStore:
+    """A context's store as the StateStore the front end opened (the core knows it only as a
+    core.ports.StateBackend: the store sits above it)."""
+    return cast(StateStore, ctx.state)
