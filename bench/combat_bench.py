@@ -52,7 +52,23 @@ CASES = [
         {"attacker": "100 fighter", "defender": "50 dreadnought, 50 destroyer"},
         240.0,
     ),
+    # Thunder's Edge, against the fork that models it (BarbarianMatt/ti4calcTE, one run in Node 20 on
+    # this machine: tests/combat/peer/ti4calcte_figures.json, peer_ms)
+    (
+        "Thunder's Edge: Eidolon Maximum + 2 fighters v 2 dreadnoughts + a cruiser",
+        "space",
+        {"attacker": "eidolon maximum, 2 fighter", "defender": "2 dreadnought, 1 cruiser"},
+        1188.0,
+    ),
+    (
+        "Thunder's Edge: 2 Linkship II + a cruiser v 6 fighters + a carrier",
+        "space",
+        {"attacker": "2 linkship ii, 1 cruiser", "defender": "6 fighter, 1 carrier"},
+        318.0,
+    ),
 ]
+# The Monte Carlo baseline runs for fights of at most this many units (the largest would take minutes).
+BASELINE_UNITS = 50
 
 
 def best_of(fn, runs: int) -> float:
@@ -86,7 +102,7 @@ def main() -> int:
             print(json.dumps({"case": name, "best_ms": round(ours * 1000, 3), **{k: round(v, 9) for k, v in chances.items()}}))
             continue
         baseline = error = ""
-        if args.battles and peer_ms < 100:
+        if args.battles and len(fight.attacker.units) + len(fight.defender.units) <= BASELINE_UNITS:
             start = time.perf_counter()
             wins = sum(resolve(fight, Dice(seed)).winner == "attacker" for seed in range(args.battles))
             baseline = f"{(time.perf_counter() - start) * 1000:10.0f}ms"
