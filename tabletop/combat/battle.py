@@ -351,9 +351,10 @@ class Fight:
             dice += [(t("combat.effect_roll"), extra["value"], Die(needs(extra["value"], mod)))] * extra["dice"]
         if "space_cannon" in shooter.effects.extra_die and dice:  # Plasma Scoring
             dice.append(_best(dice))
-        if at_landing:
-            return Attack(shooter_name, "space_cannon_defense", dice, targets=lambda u: u.ground, modifier=mod)
-        graviton = (lambda u: u.non_fighter_ship) if shooter.effects.graviton else None
+        if at_landing:  # Converge: on mechs first, if able
+            mechs = (lambda u: u.type == "mech") if shooter.effects.converge else None
+            return Attack(shooter_name, "space_cannon_defense", dice, targets=lambda u: u.ground, first=mechs, modifier=mod)
+        graviton = (lambda u: u.non_fighter_ship) if shooter.effects.graviton or shooter.effects.converge else None
         return Attack(shooter_name, "space_cannon_offense", dice, targets=lambda u: u.ship, first=graviton, modifier=mod)
 
     def barrage(self, shooter_name: str, shooter: Side, target: Side) -> Attack | None:

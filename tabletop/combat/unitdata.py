@@ -226,6 +226,7 @@ EFFECT_FIELDS: dict[str, Field] = {
     "active_breach": Field(_flag),  # an active breach in the system (the Quietus's condition)
     # both sides' losses before each ground round's dice: solved pair by pair
     "proxima": Field(_flag, slow_in=GROUND_FIGHTS),
+    "converge": Field(_flag),  # space cannon hits on non-fighter ships, or on mechs at a landing, if able
     "gravleash": Field(
         _flag, slow_in=frozenset({"space"})
     ),  # +X to one ship's space combat roll, X its ship types: depends on every unit alive

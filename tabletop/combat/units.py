@@ -116,6 +116,7 @@ class Effects:
     unit_repairs: str = ""  # a unit of this side repaired at the start of each combat round (Heaven's Eye)
     active_breach: bool = False  # the fight's system has an active breach (the Quietus)
     proxima: bool = False  # Proxima Targeting VI: bombardment of both sides each ground round
+    converge: bool = False  # space cannon hits on non-fighter ships (offence) or mechs (defence) if able
     gravleash: bool = False  # Letnev breakthrough: +X to one ship's space combat roll each round
     double_hits: bool = False  # X-89 Bacterial Weapon ΩΩ: bombardment and ground combat hits count twice
     barrage_roll: dict | None = None  # {value, dice}: an Anti-Fighter Barrage of the effect's own

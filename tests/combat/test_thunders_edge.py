@@ -199,3 +199,22 @@ def test_the_a3_valiance_destroyed_galvanized_galvanizes_three_infantry(book):
         fight(book, "ground", attacker="1 galvanized mech, 4 infantry", defender="6 infantry", attacker_order="mech")
     )
     assert galvanized.attacker > plain_mech.attacker + 0.05
+
+
+def test_converge_puts_space_cannon_hits_on_non_fighter_ships_or_on_mechs_at_a_landing(book):
+    """One PDS II die (0.6) before the combat: with Converge a hit destroys the cruiser, not a
+    fighter; at a landing it goes to the mech (which sustains) rather than an infantry."""
+    from tabletop.combat.battle import DEFENDER
+
+    space = fight(book, "space", attacker="1 cruiser, 4 fighter", defender="1 dreadnought, 1 pds2, converge")
+    battle = resolve(space, Dice(next(s for s in range(50) if resolve(space, Dice(s)).steps[0].volleys[0].hits)))
+    assert [hit.unit for hit in battle.steps[0].volleys[0].taken] == ["순양함 #1"]
+    agree_with_dice(space)
+    plain = odds.solve(fight(book, "space", attacker="1 cruiser, 4 fighter", defender="1 dreadnought, 1 pds2"))
+    assert odds.solve(space).defender > plain.defender
+    landing = fight(
+        book, "invade", ships="1 dreadnought", landing="2 infantry, 1 mech", defender="1 infantry, converge", pds="1 pds2"
+    )
+    cannon = landing.space_cannon(DEFENDER, landing.defender, landing.attacker, at_landing=True)
+    assert cannon is not None and cannon.first is not None
+    assert [u.type for u in landing.attacker.units if cannon.first(u)] == ["mech"]
