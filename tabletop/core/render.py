@@ -9,6 +9,7 @@ import re
 from dataclasses import dataclass, field
 
 from tabletop.core.i18n import current, t
+from tabletop.core.text import UNSAFE_CHARS
 
 # Discord's limits (https://discord.com/developers/docs/resources/message#embed-object-embed-limits)
 TITLE_MAX = 256
@@ -61,7 +62,7 @@ def plain(markdown: str) -> str:
     return re.sub(r"\\(.)", r"\1", out)
 
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\x80-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
+_CONTROL = re.compile(f"[{UNSAFE_CHARS}]")  # tabs and line breaks stay: text is laid out in lines
 
 
 def harmless(value: str) -> str:

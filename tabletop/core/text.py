@@ -29,8 +29,11 @@ _CONJOINING_RE = re.compile("[\u1100-\u11ff]")
 _SPACE_RE = re.compile(r"\s+")
 _KEY_DROP_RE = re.compile(r"[\W_]+", re.UNICODE)
 # Control characters, zero-width marks and bidirectional overrides and isolates: typed into a
-# name, a unit list or a dice expression they would reorder or hide the text around them.
-_CONTROL_RE = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]")
+# name, a unit list or a dice expression they would reorder or hide the text around them; shown
+# on a terminal they could recolour or reorder it. One list; a tab and a line break are kept
+# where text is laid out in lines (render.harmless).
+UNSAFE_CHARS = "\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff"
+_CONTROL_RE = re.compile(f"[\t\n{UNSAFE_CHARS}]")
 
 
 def without_controls(text: str) -> str:
