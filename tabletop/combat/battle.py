@@ -59,8 +59,17 @@ class Attack:
     sustain: bool = True  # mechs may sustain against bombardment (80.4)
     fixed: int = 0
     x89: bool = False  # after it destroys an infantry, all the opponent's infantry are destroyed
+    destroys: int = 1  # units each hit destroys unless cancelled (Conventions of War Abandoned: 3)
     modifier: int = 0
     blocked: str = ""  # why it does not happen (a planetary shield, 86)
+
+
+def destroying(hits: int, sustains: int, destroys: int) -> int:
+    """Conventions of War Abandoned: each bombardment hit destroys `destroys` units unless Sustain
+    Damage cancels it. As hits on a side that sustains first: the cancelled ones, then `destroys`
+    for each of the rest."""
+    cancelled = min(hits, sustains)
+    return cancelled + destroys * (hits - cancelled)
 
 
 class HitPlan:
@@ -85,6 +94,8 @@ class HitPlan:
         side itself, which the odds know as untouched."""
         if hits <= 0:
             return self.side, [], 0
+        if self.attack.destroys > 1:
+            hits = destroying(hits, sum(m.able_after[0] - m.start[0] for m in self.models), self.attack.destroys)
         lost: set[int] = set()
         damage: dict[int, bool] = {}  # units whose damage changes
         events: list[tuple[Unit, str]] = []
@@ -215,6 +226,8 @@ class Fight:
             return []
         alive = model.alive(state)
         base = effects.combat_modifier + (effects.round_modifier if number == 1 else 0)
+        if self.kind == "space":
+            base += effects.space_modifier  # a nebula's defender
         reroll = effects.reroll_misses_round == number and self.kind != "space"
         times = 2 if effects.double_hits and self.kind != "space" else 1  # X-89 ΩΩ: ground combat rolls
         flagship_bonus = any("other-ships-plus-one" in u.abilities for u in alive) if self.kind == "space" else False
@@ -258,6 +271,11 @@ class Fight:
         every way it depends on the round's number (Magen, Morale Boost, Fire Team)."""
         effects = model.side.effects
         return self.silenced(name) or bool(effects.round_modifier) or effects.reroll_misses_round in (1, 2)
+
+    def bombardment_destroys(self) -> int:
+        """Units each bombardment hit destroys: 1, or what a galactic event named on any side says."""
+        sides = [self.attacker, self.defender] + ([self.ships] if self.ships else [])
+        return max(1, *(s.effects.bombardment_destroys for s in sides))
 
     def proxima_dice(self, name: str) -> list[tuple[str, int, Die]]:
         """The Proxima Targeting VI dice that hit this side at the start of each round of ground
@@ -313,6 +331,7 @@ class Fight:
         attack = Attack(
             ATTACKER, kind, dice, targets=lambda u: u.ground, modifier=mod, x89=ships.effects.x89 and kind == "bombardment"
         )
+        attack.destroys = self.bombardment_destroys()
         if target.effects.no_bombardment:
             attack.blocked = t("combat.conventions")
         elif self._shielded(target, ships.units):

@@ -13,6 +13,7 @@ from tabletop.combat.battle import (
     MAX_ROUNDS,
     Fight,
     HitPlan,
+    destroying,
     galvanized_cancels,
     other,
     takes_all_ships,
@@ -177,6 +178,9 @@ def play_round(
             events[ATTACKER].append(("valkyrie", ev2))
         counter_a, counter_d = ma.sustains_by(ev2, "valkyrie"), md.sustains_by(ev, "valkyrie")
     if harrow and not md.gone(nd):
+        destroys = fight.bombardment_destroys()  # Conventions of War Abandoned
+        if destroys > 1:
+            harrow = destroying(harrow, md.able_after[nd[1]] - nd[0], destroys)
         nd, ev, _ = md.consume(nd, harrow)
         events[DEFENDER].append(("harrow", ev))
     all_a = [e for _, evs in events[ATTACKER] for e in evs]

@@ -76,7 +76,9 @@ ABILITIES: dict[str, Mechanic] = {
     "destroys-all-ships": Mechanic("Yin flagship: when it is destroyed, every ship in the system is"),
     "hits-to-non-fighters": Mechanic("L1Z1X flagship: its hits and its dreadnoughts' go to non-fighter ships if able"),
 }
-EFFECT_KINDS = frozenset({"faction-ability", "technology", "action-card", "agenda", "condition", "relic", "breakthrough"})
+EFFECT_KINDS = frozenset(
+    {"faction-ability", "technology", "action-card", "agenda", "condition", "relic", "breakthrough", "galactic-event"}
+)
 # An entry marked `content: te` with `replaces: ID` is what ID's names mean at a Thunder's Edge
 # table (the Naalu mech reprinted without its bonus); its own names find it at any table.
 # The languages a name may be given in: the bot's UI languages.
@@ -109,13 +111,19 @@ def _cost(value: object) -> str | None:
     return None if fits else "a number, 0 or more"
 
 
+# What separates the items of a side ("3 infantry, mech + sardakk"): a name holding one could never
+# be typed whole (units.parse_side splits on them).
+SIDE_SEPARATORS = ",，、;+"
+
+
 def _names(value: object) -> str | None:
     fits = (
         isinstance(value, dict)
         and "en" in value
         and all(k in NAME_LANGUAGES and isinstance(v, str) and v.strip() for k, v in value.items())
+        and not any(ch in v for v in value.values() for ch in SIDE_SEPARATORS)
     )
-    return None if fits else f"a mapping of {', '.join(NAME_LANGUAGES)} to text, with en"
+    return None if fits else f"a mapping of {', '.join(NAME_LANGUAGES)} to text, with en, none holding any of {SIDE_SEPARATORS}"
 
 
 def _words(value: object) -> str | None:
@@ -226,6 +234,8 @@ EFFECT_FIELDS: dict[str, Field] = {
     "active_breach": Field(_flag),  # an active breach in the system (the Quietus's condition)
     # both sides' losses before each ground round's dice: solved pair by pair
     "proxima": Field(_flag, slow_in=GROUND_FIGHTS),
+    "bombardment_destroys": Field(_whole(2, 3), merge="max"),  # Conventions of War Abandoned
+    "space_modifier": Field(_MODIFIER, merge="max"),  # in space combat only: a nebula's +1 (or +3)
     "converge": Field(_flag),  # space cannon hits on non-fighter ships, or on mechs at a landing, if able
     "gravleash": Field(
         _flag, slow_in=frozenset({"space"})

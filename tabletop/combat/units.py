@@ -21,7 +21,15 @@ from typing import Any
 
 from rapidfuzz import fuzz, process
 
-from tabletop.combat.unitdata import DESCRIPTIVE, EFFECT_FIELDS, GROUND_TYPES, SHIP_TYPES, STRUCTURE_TYPES, unit_entries
+from tabletop.combat.unitdata import (
+    DESCRIPTIVE,
+    EFFECT_FIELDS,
+    GROUND_TYPES,
+    SHIP_TYPES,
+    SIDE_SEPARATORS,
+    STRUCTURE_TYPES,
+    unit_entries,
+)
 from tabletop.core import text
 from tabletop.core.errors import UserError
 from tabletop.core.i18n import current, lang, t
@@ -116,6 +124,8 @@ class Effects:
     unit_repairs: str = ""  # a unit of this side repaired at the start of each combat round (Heaven's Eye)
     active_breach: bool = False  # the fight's system has an active breach (the Quietus)
     proxima: bool = False  # Proxima Targeting VI: bombardment of both sides each ground round
+    bombardment_destroys: int = 0  # a galactic event: each bombardment hit destroys this many units
+    space_modifier: int = 0  # added to this side's combat rolls in space combat only (a nebula)
     converge: bool = False  # space cannon hits on non-fighter ships (offence) or mechs (defence) if able
     gravleash: bool = False  # Letnev breakthrough: +X to one ship's space combat roll each round
     double_hits: bool = False  # X-89 Bacterial Weapon ΩΩ: bombardment and ground combat hits count twice
@@ -376,6 +386,9 @@ def _whole_name(item: str, book: UnitBook) -> dict[str, Any] | None:
     return {**dict.fromkeys(_GROUPS), "flags": "", "count": m["count"], "name": m["name"]}
 
 
+_ITEM_SPLIT_RE = re.compile(f"[{re.escape(SIDE_SEPARATORS)}\n]|\\s+and\\s+|\\s*및\\s*")
+
+
 def parse_side(spec: str, book: UnitBook, field_name: str = "units") -> Side:
     """A side from "3 infantry, 1 mech, sardakk"; UserError for anything it cannot use.
 
@@ -390,7 +403,7 @@ def parse_side(spec: str, book: UnitBook, field_name: str = "units") -> Side:
     side = Side(units=[])
     counts: dict[str, int] = {}
     named: set[str] = set()
-    for raw in re.split(r"[,，、;+\n]|\s+and\s+|\s*및\s*", text.without_controls(spec)):
+    for raw in _ITEM_SPLIT_RE.split(text.without_controls(spec)):
         item = unicodedata.normalize("NFKC", raw).strip()  # full-width digits and letters as typed on a phone
         if not item:
             continue

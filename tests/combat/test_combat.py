@@ -130,6 +130,10 @@ def test_every_alias_in_the_unit_file_reads_as_its_unit(book):
             assert [u.id for u in parse_side(f"2 {name}", book).units] == [entry["id"]] * 2, name
     for entry in data["effects"]:
         for name in [entry["id"], *entry["names"].values(), *entry.get("aliases", [])]:
+            if entry.get("refused"):  # found, and refused with its name: never guessed
+                with pytest.raises(UserError, match=re.escape(book.effect_label(entry["id"]))):
+                    parse_side(f"1 infantry, {name}", book)
+                continue
             parsed = parse_side(f"1 infantry, {name}", book)
             assert parsed.effect_names and len(parsed.units) == 1, name
 

@@ -218,3 +218,30 @@ def test_converge_puts_space_cannon_hits_on_non_fighter_ships_or_on_mechs_at_a_l
     cannon = landing.space_cannon(DEFENDER, landing.defender, landing.attacker, at_landing=True)
     assert cannon is not None and cannon.first is not None
     assert [u.type for u in landing.attacker.units if cannon.first(u)] == ["mech"]
+
+
+def test_galactic_events_and_a_nebula_as_options(book):
+    """Conventions of War Abandoned: one bombardment hit (0.6) destroys all three infantry, but a
+    mech's Sustain Damage cancels it. A nebula's defender: +1 in space (a cruiser hits on 6), +3
+    under Cosmic Phenomenae, nothing on the ground. Wild Wild Galaxy's Morale Boost: +2 in round 1."""
+    ground = odds.solve(fight(book, "ground", attacker="1 infantry", defender="3 infantry")).attacker
+    cowa = odds.solve(  # the dice against these odds: test_every_effect
+        fight(book, "invade", ships="1 dreadnought, conventions of war abandoned", landing="1 infantry", defender="3 infantry")
+    )
+    assert cowa.control == pytest.approx(0.6 + 0.4 * ground, abs=1e-9)
+    with_mech = fight(book, "invade", ships="1 dreadnought, cowa", landing="1 infantry", defender="1 mech, 2 infantry")
+    bombard = with_mech.bombardment(with_mech.ships, with_mech.defender)
+    from tabletop.combat.battle import HitPlan
+
+    after, events, _ = HitPlan(with_mech.defender, bombard).apply(1)
+    assert [result for _, result in events] == ["sustained"] and len(after.units) == 3
+    after, events, _ = HitPlan(with_mech.defender, bombard).apply(2)
+    assert sorted(result for _, result in events) == ["destroyed", "destroyed", "destroyed", "sustained"]
+    nebula = agree_with_dice(fight(book, "space", attacker="1 cruiser", defender="1 cruiser, nebula"))
+    assert nebula.defender == pytest.approx(0.3 / 0.7, abs=1e-9)
+    cosmic = odds.solve(fight(book, "space", attacker="1 cruiser", defender="1 cruiser, cosmic phenomenae"))
+    assert cosmic.defender == pytest.approx(0.7 * 0.6 / (1 - 0.3 * 0.6), abs=1e-9)  # hits on 4: 0.7
+    on_the_ground = odds.solve(fight(book, "ground", attacker="1 infantry", defender="1 infantry, nebula"))
+    assert on_the_ground.defender == pytest.approx(0.21 / 0.51, abs=1e-9)
+    boosted = agree_with_dice(fight(book, "space", attacker="1 cruiser, wild wild galaxy", defender="1 cruiser"))
+    assert boosted.attacker == pytest.approx(0.6 * 0.6 + 0.6 * 0.4 * (0.24 / 0.64), abs=1e-9)

@@ -91,6 +91,13 @@ def test_a_unit_bonus_names_a_unit_of_the_game(tmp_path):
     assert _problems(_unit_folder(tmp_path, body)) == ["data/units/f0.yaml: effect e: 'unit_bonus' names no unit 'nobody'"]
 
 
+def test_a_name_that_could_not_be_typed_whole_is_refused(tmp_path):
+    """A side is split at , + ; and their full-width forms: a name holding one would never be found."""
+    body = "game: ti4\nunits:\n- {id: a, names: {en: 'Nebula (+1)'}, type: mech, source: x}\n"
+    [problem] = _problems(_unit_folder(tmp_path, body))
+    assert problem.startswith("data/units/f0.yaml: unit a: 'names' must be") and "+" in problem
+
+
 def test_a_replacement_names_its_content_and_an_entry_of_its_kind(tmp_path):
     unit = "- {id: mech, names: {en: Mech}, type: mech, source: x}\n"
     body = (
