@@ -25,7 +25,7 @@ import functools
 import re
 import sqlite3
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 from rapidfuzz.distance import Levenshtein
@@ -100,6 +100,27 @@ class Found:
     missing: list[MissingTopic] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class Question:
+    """A question as the search reads it (SearchEngine._parse): its normal form and key, the
+    sections it names with their points ({section: [score, rule, how]}), and whether those names
+    alone decide. `read` is the repaired question with its kanji words read in Korean too."""
+
+    raw: str
+    norm: str
+    qkey: str
+    named: dict[str, list] = field(default_factory=dict)
+    settled: bool = False
+    number_like: bool = False
+    rkey: str = ""
+    read: str = ""  # (not read when the names settle it)
+
+    def offer(self, section: str, score: float, rule: str | None, how: str) -> None:
+        current = self.named.get(section)
+        if current is None or score > current[0]:
+            self.named[section] = [score, rule, how]
+
+
 class SearchEngine:
     def __init__(self, compendium, embedder: dense.Embedder | None = None):
         self.compendium = compendium
@@ -171,68 +192,94 @@ class SearchEngine:
 
     # -------------------------------------------------------------------------------------
 
-    def search(self, query: str, game: str = DEFAULT_GAME, limit: int = 10, dense: bool = True) -> list[Result]:
-        """Ranked results for a query; an empty list when nothing in the pack answers it.
-        dense=False ranks lexically only (autocomplete, which must answer within milliseconds)."""
+    # --- the stages: parse -> candidates -> fuse -> decide -> present ---------------------------
+
+    def find(self, query: str, game: str = DEFAULT_GAME, limit: int = 10, dense: bool = True) -> Found:
+        """A question's whole outcome in one pass (see Found): the ranked results, or why there
+        are none. dense=False ranks by the words only (autocomplete answers within milliseconds)."""
         index = self.index(game)
         if index is None or not isinstance(query, str) or limit <= 0:
-            return []
-        query = query[:MAX_QUERY_CHARS]
-        norm = text.normalize(query)
-        qkey = text.key(query)
+            return Found([])
+        question = self._parse(index, query[:MAX_QUERY_CHARS], limit)
+        if question is None:
+            return Found([])
+        if question.settled:  # a number, a title asked for alone, initials: the names decide
+            return Found(self._present(index, question.named, limit)) if question.named else self._nothing(index, question)
+        words = (
+            self._words(index, question.read, question.rkey)
+            if self.ranks_words
+            else fusion.WordEvidence({}, {}, {}, {}, asks=True)
+        )
+        if not words.asks and not question.named:
+            return self._nothing(index, question)  # no content word and no name (こんにちは, a lone letter)
+        absent = self._absent_topic(index, question.read, question.named)
+        if absent is False:
+            return self._nothing(index, question)  # a topic the document lacks, and nothing more asked
+        view = self._dense_view(index, question.norm, question.read) if dense else None
+        fused = fusion.fuse(question.named, view, words)
+        evidence = fusion.evidence(fused, view, words, crossling.foreign_share(question.raw, index.pack.language))
+        confidence = fusion.confidences(evidence, view is not None)
+        if not fused or confidence[max(fused, key=lambda sid: fused[sid][0])] < self.answer_threshold:
+            return self._nothing(index, question)
+        self._highlight(index, fused, view, words)
+        topic = absent if isinstance(absent, MissingTopic) else None
+        return Found(self._present(index, fused, limit, topic, confidence, evidence))
+
+    def search(self, query: str, game: str = DEFAULT_GAME, limit: int = 10, dense: bool = True) -> list[Result]:
+        """Ranked results for a query; an empty list when nothing in the pack answers it."""
+        return self.find(query, game, limit, dense).results
+
+    def _parse(self, index: PackIndex, query: str, limit: int) -> Question | None:
+        """The question normalised, and every section it names: a rule number (which alone opens
+        its rule or nothing), a title as typed or once a typo is repaired, initials, a rule number
+        written inside it. `settled` when the names alone decide."""
+        norm, qkey = text.normalize(query), text.key(query)
         if not qkey:
-            return []
-        best: dict[str, list] = {}  # section -> [score, rule, how]
-
-        def offer(section: str, score: float, rule: str | None, how: str) -> None:
-            current = best.get(section)
-            if current is None or score > current[0]:
-                best[section] = [score, rule, how]
-
+            return None
+        question = Question(query, norm, qkey)
+        offer = question.offer
         if _NUMBER_LIKE_RE.match(norm):  # a number opens its section or rule, or nothing at all
             number = self._number(index, norm)
             if number:
                 offer(*number)
-            return self._finish(index, best, limit)
+            return replace(question, settled=True, number_like=True)
         for name in index.exact.get(qkey, ()):
             offer(name.section, fusion.NAME_POINTS["exact"] * name.weight + index.prior[name.section], name.rule, "exact")
-        if best and limit == 1:  # the whole query is a name: nothing can outrank it (/rule's path)
-            return self._finish(index, best, limit)
+        if question.named and limit == 1:  # the whole query is a name: nothing can outrank it (/rule's path)
+            return replace(question, settled=True)
         if text.is_initials_query(query):
             self._initials(index, qkey, offer)
-            return self._finish(index, best, limit)
-
+            return replace(question, settled=True)
         repaired = self._repaired(index, norm)
         rkey = text.key(repaired)
         if repaired != norm:
             for name in index.exact.get(rkey, ()):
                 offer(name.section, fusion.NAME_POINTS["repaired"] * name.weight + index.prior[name.section], name.rule, "exact")
-        if not best:
+        if not question.named:
             self._fuzzy(index, qkey, offer)
         for m in _INLINE_RULE_RE.finditer(norm):
-            s = self.compendium.section_by_number(game, int(m.group(1)))
+            s = self.compendium.section_by_number(index.pack.id, int(m.group(1)))
             rid = f"{int(m.group(1))}.{int(m.group(2))}"
             if s and s.rule(rid):
                 offer(s.id, fusion.NAME_POINTS["inline number"], rid, "number")
+        # a question's kanji words, read in Korean too
+        return replace(question, rkey=rkey, read=crossling.with_reading(repaired))
 
-        read = crossling.with_reading(repaired)  # a question's kanji words, read in Korean too
-        words = self._words(index, read, rkey) if self.ranks_words else fusion.WordEvidence({}, {}, {}, {}, asks=True)
-        if not words.asks and not best:
-            return []  # no content word and no name (こんにちは, a lone letter): it asks nothing
-        absent = self._absent_topic(index, read, best)
-        if absent is False:
-            return []  # the question is a topic the document lacks, and asks nothing more
-        view = self._dense_view(index, norm, read) if dense else None
-        fused = fusion.fuse(best, view, words)
-        evidence = fusion.evidence(fused, view, words, crossling.foreign_share(query, index.pack.language))
-        confidence = fusion.confidences(evidence, view is not None)
-        if not fused or confidence[max(fused, key=lambda sid: fused[sid][0])] < self.answer_threshold:
-            return []
+    def _nothing(self, index: PackIndex, question: Question) -> Found:
+        """No answer, and why: a rule number the pack does not have (its first and last section
+        numbers), or the topics the question names that the document lacks."""
+        if question.number_like:
+            numbers = [s.number for s in index.pack.sections]
+            return Found([], absent_number=(min(numbers), max(numbers)) if numbers else None)
+        read = question.read or crossling.with_reading(self._repaired(index, question.norm))
+        return Found([], missing=self._missing(index, read))
+
+    def _highlight(self, index: PackIndex, fused: dict, view: fusion.DenseView | None, words: fusion.WordEvidence) -> None:
+        """Each section found by its content opens at the rule that answers best."""
         for sid, entry in fused.items():
             if entry[2] not in fusion.NAME_SIGNALS:
                 docs = [(d.position, d.rule) for d in index.section_docs.get(sid, ())]
                 entry[1] = fusion.best_rule(docs, view, words.doc_scores) if docs else entry[1]
-        return self._finish(index, fused, limit, absent if isinstance(absent, MissingTopic) else None, confidence, evidence)
 
     def _absent_topic(self, index: PackIndex, read: str, best: dict) -> MissingTopic | bool | None:
         """A topic the document has no section for (우주 전투 in TI4's 62-89) that the question is
@@ -247,25 +294,6 @@ class SearchEngine:
         if not rest or not central[0].mentions:
             return False if not any(e[2] in fusion.NAME_SIGNALS for e in best.values()) else None
         return central[0]
-
-    def find(self, query: str, game: str = DEFAULT_GAME, limit: int = 10) -> Found:
-        """search(), and when it finds nothing, the reason in the same answer (see Found)."""
-        results = self.search(query, game, limit)
-        if results:
-            return Found(results)
-        span = self.number_range(query, game)
-        return Found([], absent_number=span) if span else Found([], missing=self.missing(query, game))
-
-    def number_range(self, query: str, game: str) -> tuple[int, int] | None:
-        """The pack's first and last section numbers when the query is a rule or section number
-        the pack does not have (62.99, 8 in TI4's 62-89); None otherwise."""
-        index = self.index(game)
-        if index is None or not isinstance(query, str) or not _NUMBER_LIKE_RE.match(text.normalize(query)):
-            return None
-        if self._number(index, text.normalize(query)):
-            return None
-        numbers = [s.number for s in index.pack.sections]
-        return (min(numbers), max(numbers)) if numbers else None
 
     def _repaired(self, index: PackIndex, norm: str) -> str:
         """The question with each misspelt word stem replaced by the vocabulary word it meant."""
@@ -371,7 +399,7 @@ class SearchEngine:
             asks=any(g.asks for g in groups),
         )
 
-    def _finish(
+    def _present(
         self,
         index: PackIndex,
         best: dict,
@@ -399,13 +427,6 @@ class SearchEngine:
         return results[:limit]
 
     # -------------------------------------------------------------------------------------
-
-    def missing(self, query: str, game: str = DEFAULT_GAME) -> list[MissingTopic]:
-        """Rules topics named in the question that this document has no section for."""
-        index = self.index(game)
-        if index is None or not isinstance(query, str):
-            return []
-        return self._missing(index, crossling.with_reading(self._repaired(index, text.normalize(query[:MAX_QUERY_CHARS]))))
 
     def _missing(self, index: PackIndex, query: str) -> list[MissingTopic]:
         """The topics named in the question as whole words (의장이 동점이면 does not name 이동),

@@ -83,7 +83,7 @@ def test_a_question_about_a_topic_without_an_entry_is_answered_with_a_note(compe
     results = compendium.search.search("동점이면 의장이 정함?")
     assert results and results[0].section == "62" and results[0].absent is not None
     assert results[0].absent.name == "의장"
-    assert compendium.search.search("의장") == [] and compendium.search.missing("의장")[0].name == "의장"
+    assert compendium.search.search("의장") == [] and compendium.search.find("의장").missing[0].name == "의장"
 
 
 def test_health_says_which_search_runs(cli_env):

@@ -87,7 +87,7 @@ def test_a_topic_the_document_lacks_gets_the_honest_answer(compendium, query):
     from tabletop.rules import answers
 
     assert compendium.search.search(query) == []
-    missing = compendium.search.missing(query)
+    missing = compendium.search.find(query).missing
     assert missing and missing[0].as_dict()["id"] is None and missing[0].as_dict()["missing"] is True
     assert missing[0].english == "Space Combat" and "80" in missing[0].mentions
     page = answers.lookup(compendium, query).reply()
@@ -153,9 +153,9 @@ def test_analysis_expansion_and_repair_accept_any_text(compendium, query):
     engine.analyzer.lemmas(query)
     index.groups(query)
     engine._repaired(index, query)
-    engine.missing(query)
+    engine.find(query).missing
     if not any(ch.isalnum() for ch in query):
-        assert engine.search(query) == [] and engine.missing(query) == []
+        assert engine.search(query) == [] and engine.find(query).missing == []
 
 
 def test_japanese_search_normalises_width_and_splits_particles(compendium):
