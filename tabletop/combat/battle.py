@@ -94,6 +94,8 @@ class HitPlan:
         side itself, which the odds know as untouched."""
         if hits <= 0:
             return self.side, [], 0
+        if self.attack.kind in ("bombardment", "harrow") and self.side.effects.proxima:  # Proxima Targeting VI
+            hits = max(0, hits - sum(1 for u in self.side.units if u.ground and u.id.endswith("+galvanized")))
         if self.attack.destroys > 1:
             hits = destroying(hits, sum(m.able_after[0] - m.start[0] for m in self.models), self.attack.destroys)
         lost: set[int] = set()
@@ -285,7 +287,8 @@ class Fight:
             return []
         mod = self.side(name).effects.bombardment_against
         owners = sum(1 for n in (ATTACKER, DEFENDER) if self.side(n).effects.proxima)
-        return [(t("combat.proxima"), PROXIMA.value, die(needs(PROXIMA.value, mod)))] * (PROXIMA.dice * owners)
+        label = t("combat.proxima_at", side=t(f"combat.{name}"))  # whose forces these dice hit
+        return [(label, PROXIMA.value, die(needs(PROXIMA.value, mod)))] * (PROXIMA.dice * owners)
 
     def silenced(self, name: str) -> bool:
         """Magen Defense Grid (PoK): in ground combat on a planet holding a unit of the opponent's

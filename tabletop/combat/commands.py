@@ -24,7 +24,7 @@ from tabletop.combat.battle import (
 from tabletop.combat.chart import odds_chart
 from tabletop.combat.report import battle_pages, odds_pages, roll_pages
 from tabletop.combat.resolver import Battle, resolve
-from tabletop.combat.unitdata import UnitDataError
+from tabletop.combat.unitdata import DESCRIPTIVE, EFFECT_FIELDS, GROUND_FIGHTS, UnitDataError
 from tabletop.combat.units import Side, UnitBook, parse_order, parse_side
 from tabletop.core import settings
 from tabletop.core.commands import (
@@ -167,20 +167,45 @@ def build_fight(kind: str, options: dict, book: UnitBook) -> Fight:
         fight.stop_after = int(options["rounds"])
     fight.content = book.content
     fight.notes = fight.attacker.notes + fight.defender.notes + (fight.ships.notes if fight.ships else [])
-    fight.notes += before_the_fight(fight)
+    fight.notes += named_effects_checked(fight, book) + before_the_fight(fight)
     fight.notes += idle_effects(fight)
     return fight
+
+
+def named_effects_checked(fight: Fight, book: UnitBook) -> list[str]:
+    """What the named effects can do in this fight: refused where the odds cannot follow them (a
+    defender's effect named by the attacker; Proxima or Harrow against the Eidolon Maximum, whose
+    hits the loss order cannot place); a note for each that does nothing in this kind of fight."""
+    notes = []
+    attackers = [fight.attacker] + ([fight.ships] if fight.ships else [])
+    for who, sides in (("attacker", attackers), ("defender", [fight.defender])):
+        for side in sides:
+            for eid in side.effect_ids:
+                fields = [EFFECT_FIELDS[f] for f in book.effects[eid] if f in EFFECT_FIELDS and f not in DESCRIPTIVE]
+                if who == "attacker" and any(f.defender_only for f in fields):
+                    raise UserError(t("combat.defender_only", effect=book.effect_label(eid)))
+                acting = [f.acts_in for f in fields if f.acts_in is not None]
+                if acting and len(acting) == len(fields) and all(fight.kind not in kinds for kinds in acting):
+                    notes.append(t("combat.effect_idle", side=t(f"combat.{who}"), effect=book.effect_label(eid)))
+    unmovable = [u for s in (fight.attacker, fight.defender) for u in s.units if "no-ability-hits" in u.abilities]
+    if unmovable and fight.kind in GROUND_FIGHTS:
+        for side in [*attackers, fight.defender]:
+            for eid in side.effect_ids:
+                row = book.effects[eid]
+                if row.get("proxima") or (row.get("harrow") and fight.kind == "invade"):
+                    raise UserError(t("combat.no_ability_hits", effect=book.effect_label(eid)))
+    return notes
 
 
 def before_the_fight(fight: Fight) -> list[str]:
     """Abilities that change the units before the fight (transforms): the Quietus's breach, on
     either side; linkships taking a structure's Space Cannon in a space combat. Its notes."""
+    for side in (fight.attacker, fight.defender):  # before the breach, which takes what they gain
+        transforms.docks(side)
     attackers = [fight.attacker] + ([fight.ships] if fight.ships else [])  # an invasion's Quietus is a ship
     notes = transforms.breach(attackers, fight.defender)
     if not fight.ships:  # in an invasion the defender's ships are gone: space combat came first
         notes += transforms.breach([fight.defender], fight.attacker)
-    for side in (fight.attacker, fight.defender):
-        transforms.docks(side)
     if fight.kind == "space":
         transforms.linkships(fight.attacker)
         transforms.linkships(fight.defender)

@@ -41,8 +41,10 @@ class SplitSideModel(SideModel):
     def doomed(self, state: State) -> bool:
         return self.doom is not None and self.doom in self.lost_sets[state[1]]
 
-    def rebuild(self, state: State) -> tuple[State, int | None]:
+    def rebuild(self, state: State, first: bool = False) -> tuple[State, int | None]:
         unit = self.self_repairing
+        if first and not self.repairs_at_start:
+            return state, None
         if unit is None or unit in self.lost_sets[state[1]] or state[0] < 1 or not self.sustainer[unit]:
             return state, None
         return (state[0] - 1, state[1]), unit

@@ -144,7 +144,9 @@ class SideModel:
         # sustains with it first, so while it lives and anything is damaged, it is); Heaven's Eye
         # too when its condition is named (at the end of each round: the same for every roll)
         self.self_repairing = _first_with(special, "repaired-each-round")
+        self.repairs_at_start = True  # at the start of each round (else at the end: Heaven's Eye)
         if self.self_repairing is None and side.effects.unit_repairs:  # Heaven's Eye, its condition met
+            self.repairs_at_start = False
             self.self_repairing = next(
                 (i for i, u in enumerate(self.units) if u.id.split("+", 1)[0] == side.effects.unit_repairs), None
             )
@@ -158,9 +160,12 @@ class SideModel:
         """Whether this side's loss took every ship in the system with it (the Yin flagship)."""
         return self.doom is not None and state[1] > self.doom
 
-    def rebuild(self, state: State) -> tuple[State, int | None]:
-        """The start of a round: a self-repairing unit alive and damaged is repaired."""
+    def rebuild(self, state: State, first: bool = False) -> tuple[State, int | None]:
+        """The start of a round: a self-repairing unit alive and damaged is repaired (the end of
+        each round is the start of the next; only the first round's start differs)."""
         unit = self.self_repairing
+        if first and not self.repairs_at_start:
+            return state, None
         if unit is None or state[1] > unit or state[0] < 1 or not self.sustainer[unit]:
             return state, None
         return (state[0] - 1, state[1]), unit

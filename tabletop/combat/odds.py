@@ -32,6 +32,7 @@ from tabletop.combat.battle import (
     Attack,
     Fight,
     HitPlan,
+    destroying,
     galvanized_cancels,
     signature,
     takes_all_ships,
@@ -192,7 +193,7 @@ def _rounds(fight: Fight, ma: SideModel, md: SideModel, starts: dict, odds: Odds
         if ma.gone(sa) or md.gone(sd):
             _finish(fight, odds, ma, md, (sa, sd), p, combat=False)
         else:  # the first round starts: a Letnev flagship is repaired
-            live[(ma.rebuild(sa)[0], md.rebuild(sd)[0])] += p
+            live[(ma.rebuild(sa, first=True)[0], md.rebuild(sd, first=True)[0])] += p
     if not live:
         return
     opening = fight.opening_dice(ma, md)
@@ -418,10 +419,11 @@ def _proxima(fight: Fight, ma: SideModel, md: SideModel, state) -> dict:
         after: dict = defaultdict(float)
         for both, p in out.items():
             cancel = galvanized_cancels(model, both[index])
+            destroys, sustains = fight.bombardment_destroys(), model.able_after[both[index][1]] - both[index][0]
             for hits, q in enumerate(dist):
                 if q > 0:
                     moved = list(both)
-                    moved[index] = model.consume(both[index], max(0, hits - cancel))[0]
+                    moved[index] = model.consume(both[index], destroying(max(0, hits - cancel), sustains, destroys))[0]
                     after[tuple(moved)] += p * float(q)
         out = after
     return out

@@ -294,7 +294,7 @@ def _rounds(fight: Fight, a: Side, d: Side, dice: Dice, battle: Battle) -> None:
         return
     if not can_ever_hit(fight, fight.opening_dice(ma, md)):
         raise UserError(t("combat.nobody_hits"))
-    (sa, first_a), (sd, first_d) = ma.rebuild(sa), md.rebuild(sd)  # the first round starts
+    (sa, first_a), (sd, first_d) = ma.rebuild(sa, first=True), md.rebuild(sd, first=True)  # the first round starts
     number = 0
     while not ma.gone(sa) and not md.gone(sd):
         if number >= MAX_ROUNDS:
@@ -371,6 +371,8 @@ def _proxima(fight: Fight, ma: SideModel, md: SideModel, sa: State, sd: State, d
         owners = [n for n in (ATTACKER, DEFENDER) if fight.side(n).effects.proxima]
         volley = Volley(owners[0] if len(owners) == 1 else other(name), "proxima")  # who rolls
         hits = max(0, _roll(spec, dice, volley) - galvanized_cancels(model, states[name]))
+        if fight.bombardment_destroys() > 1:  # Conventions of War Abandoned: Proxima's is a bombardment
+            hits = destroying(hits, model.able_after[states[name][1]] - states[name][0], fight.bombardment_destroys())
         states[name], events, volley.excess = model.consume(states[name], hits)
         volley.hits, volley.taken = hits, _taken(model, events)
         rnd.volleys.append(volley)

@@ -172,6 +172,8 @@ class Field:
     required: bool = False
     merge: str = "set"
     slow_in: frozenset[str] = frozenset()  # as Mechanic.slow_in: where the vectorised solver cannot model it
+    acts_in: frozenset[str] | None = None  # the kinds of fight where it can act (None: every kind); elsewhere the log says so
+    defender_only: bool = False  # an effect of the defender's (a nebula's, a card played on another's move)
 
 
 _MODIFIER = _whole(-DIE_FACES, DIE_FACES)
@@ -208,7 +210,7 @@ EFFECT_FIELDS: dict[str, Field] = {
     "aliases": Field(_words),
     "source": Field(_text, required=True),
     "combat_modifier": Field(_MODIFIER, merge="add"),
-    "round_modifier": Field(_MODIFIER, merge="add"),
+    "round_modifier": Field(_MODIFIER, merge="max"),  # Morale Boost's +1, or +2 under Wild Wild Galaxy: one applies
     "sustain_cancels": Field(_whole(1, 3), merge="max"),
     "harrow": Field(_flag, slow_in=frozenset({"invade"})),  # a bombardment after each ground round
     "extra_die": Field(_some_of(frozenset({"bombardment", "space_cannon"})), merge="union"),
@@ -233,17 +235,25 @@ EFFECT_FIELDS: dict[str, Field] = {
     "refused": Field(_one_of(("choice_per_die", "choice_of_round", "choice_of_loss", "count", "not_modelled"))),
     "active_breach": Field(_flag),  # an active breach in the system (the Quietus's condition)
     # both sides' losses before each ground round's dice: solved pair by pair
-    "proxima": Field(_flag, slow_in=GROUND_FIGHTS),
+    "proxima": Field(_flag, slow_in=GROUND_FIGHTS, acts_in=GROUND_FIGHTS),
     "bombardment_destroys": Field(_whole(2, 3), merge="max"),  # Conventions of War Abandoned
-    "space_modifier": Field(_MODIFIER, merge="max"),  # in space combat only: a nebula's +1 (or +3)
+    "space_modifier": Field(
+        _MODIFIER, merge="max", acts_in=frozenset({"space"}), defender_only=True
+    ),  # in space combat only: a nebula's +1 (or +3)
     "converge": Field(_flag),  # space cannon hits on non-fighter ships, or on mechs at a landing, if able
     "gravleash": Field(
-        _flag, slow_in=frozenset({"space"})
+        _flag, slow_in=frozenset({"space"}), acts_in=frozenset({"space"})
     ),  # +X to one ship's space combat roll, X its ship types: depends on every unit alive
-    "double_hits": Field(_flag),  # bombardment and ground combat hits count twice (X-89 ΩΩ)
-    "barrage_roll": Field(_roll),  # an Anti-Fighter Barrage of its own (Metali Void Armaments)
-    "cannon_roll": Field(_roll),  # a Space Cannon offence roll of its own (Experimental Battlestation)
-    "dock_cannon": Field(_roll),  # the side's space docks gain Space Cannon (Lightrail Ordnance)
+    "double_hits": Field(
+        _flag, acts_in=frozenset({"ground", "invade", "bombard"})
+    ),  # bombardment and ground combat hits count twice (X-89 ΩΩ)
+    "barrage_roll": Field(_roll, acts_in=frozenset({"space"})),  # an Anti-Fighter Barrage of its own (Metali Void Armaments)
+    "cannon_roll": Field(
+        _roll, acts_in=frozenset({"space"}), defender_only=True
+    ),  # a Space Cannon offence roll of its own (Experimental Battlestation)
+    "dock_cannon": Field(
+        _roll, acts_in=frozenset({"space", "invade"})
+    ),  # the side's space docks gain Space Cannon (Lightrail Ordnance)
     "content": Field(_one_of(CONTENTS[1:])),  # the content it belongs to, when not every table's
     "replaces": Field(_text),  # the entry whose names it takes at a table of its content
 }

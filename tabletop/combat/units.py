@@ -158,6 +158,7 @@ class Side:
     units: list[Unit]
     effects: Effects = field(default_factory=Effects)
     effect_names: list[str] = field(default_factory=list)  # for the log, each citing its card
+    effect_ids: list[str] = field(default_factory=list)  # the same effects, by id
     order: list[str] = field(default_factory=list)  # unit ids to lose first (a player's choice)
     notes: list[str] = field(default_factory=list)  # e.g. an effect named twice, applied once
 
@@ -428,6 +429,7 @@ def parse_side(spec: str, book: UnitBook, field_name: str = "units") -> Side:
             named.add(found[1])
             side.effects.add(book.effects[found[1]])
             side.effect_names.append(book.effect_label(found[1]))
+            side.effect_ids.append(found[1])
             continue
         if count <= 0:
             raise UserError(t("combat.bad_count", item=item[:40]))

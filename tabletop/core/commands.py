@@ -27,8 +27,8 @@ log = logging.getLogger(__name__)
 class Context:
     """Who is asking, where, and with which data. Front ends fill it in."""
 
-    compendium: RuleLibrary  # the rules (rules.compendium.of(ctx) gives the Compendium)
-    state: StateBackend  # the state store (store.of(ctx) gives the StateStore)
+    compendium: RuleLibrary  # the rules (rules.compendium.compendium_of(ctx) gives the Compendium)
+    state: StateBackend  # the state store (store.state_of(ctx) gives the StateStore)
     user_id: str = "console"
     user_name: str = "console"
     guild_id: str = "console"

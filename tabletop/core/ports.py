@@ -1,8 +1,8 @@
 """What the core asks of the layers above it, as protocols: a Context carries the rules and the
 state store that the front ends opened, and the core reads settings and logs rolls through
 them without importing either (the rules and the store sit above the core). Each feature that
-needs more of them takes the concrete type from its own layer: `compendium.of(ctx)`,
-`store.of(ctx)`."""
+needs more of them takes the concrete type from its own layer: `compendium_of(ctx)` (rules)
+and `state_of(ctx)` (store)."""
 
 from __future__ import annotations
 

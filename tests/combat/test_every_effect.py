@@ -46,8 +46,10 @@ def effect_cases():
     for eid in sorted(BOOK.effects):
         if BOOK.effects[eid].get("refused"):  # never reaches a fight: test_a_refused_effect_is_said_never_guessed
             continue
+        defenders_own = any(EFFECT_FIELDS[f].defender_only for f in BOOK.effects[eid] if f in EFFECT_FIELDS)
         for kind in KINDS:
-            yield pytest.param(kind, _named(eid), "", id=f"{eid}-{kind}-attacker")
+            if not defenders_own:  # refused on the attacker: test_a_defenders_effect_named_by_the_attacker_is_refused
+                yield pytest.param(kind, _named(eid), "", id=f"{eid}-{kind}-attacker")
             yield pytest.param(kind, "", _named(eid), id=f"{eid}-{kind}-defender")
 
 
@@ -155,3 +157,15 @@ def test_a_refused_effect_is_said_never_guessed(eid):
         with pytest.raises(UserError) as refused:
             build_fight(kind.split("-")[0], scenarios(kind, _named(eid)), BOOK)
         assert BOOK.effect_label(eid) in refused.value.message
+
+
+@pytest.mark.parametrize(
+    "eid", sorted(e for e, row in BOOK.effects.items() if any(EFFECT_FIELDS[f].defender_only for f in row if f in EFFECT_FIELDS))
+)
+def test_a_defenders_effect_named_by_the_attacker_is_refused(eid):
+    """A nebula's bonus, a card played on another player's move: named on the attacker's side they
+    are refused with a sentence naming them, never applied to the wrong side."""
+    assert eid in ("nebula", "nebula-cosmic-phenomenae", "experimental-battlestation")
+    with pytest.raises(UserError) as refused:
+        build_fight("space", scenarios("space", _named(eid)), BOOK)
+    assert BOOK.effect_label(eid) in refused.value.message

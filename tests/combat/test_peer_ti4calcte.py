@@ -39,7 +39,6 @@ def test_the_reference_covers_the_thunders_edge_units_and_cards_the_fork_models(
         "linkship ii",
         "eidolon maximum",
         "metali void armaments",
-        "experimental battlestation",
         "lightrail ordnance",
     ):
         assert thing in named, thing

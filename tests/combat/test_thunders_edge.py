@@ -12,6 +12,7 @@ from tabletop.combat.commands import build_fight
 from tabletop.combat.resolver import resolve
 from tabletop.combat.units import unit_book
 from tabletop.core.dice import Dice
+from tabletop.core.errors import UserError
 from tests.combat.test_faction_effects import agree_with_dice
 
 
@@ -110,16 +111,17 @@ def test_metali_void_armaments_barrage_six_three_times_before_the_rounds(book):
 
 
 @pytest.mark.parametrize(
-    "attacker, dice", [("1 destroyer, experimental battlestation", 3), ("1 destroyer, 1 space dock, lightrail ordnance", 2)]
+    "defender, dice", [("1 destroyer, experimental battlestation", 3), ("1 destroyer, 1 space dock, lightrail ordnance", 2)]
 )
-def test_a_space_dock_firing_space_cannon_five_before_a_space_combat(book, attacker, dice):
-    """Experimental Battlestation (5 x3) and a dock with Lightrail Ordnance (5 x2) miss the lone
-    cruiser with 0.4 per die; a dock without the relic fires nothing."""
-    plain = odds.solve(fight(book, "space", attacker="1 destroyer", defender="1 cruiser")).attacker
-    exact = agree_with_dice(fight(book, "space", attacker=attacker, defender="1 cruiser"))
-    assert exact.attacker == pytest.approx(1 - 0.4**dice + 0.4**dice * plain, abs=1e-9)
-    dock_alone = odds.solve(fight(book, "space", attacker="1 destroyer, 1 space dock", defender="1 cruiser"))
-    assert dock_alone.attacker == pytest.approx(plain, abs=1e-12)
+def test_a_space_dock_firing_space_cannon_five_before_a_space_combat(book, defender, dice):
+    """Experimental Battlestation (5 x3, the defender's: it is played after another player moves
+    in) and a dock with Lightrail Ordnance (5 x2) miss the lone cruiser with 0.4 per die; a dock
+    without the relic fires nothing."""
+    plain = odds.solve(fight(book, "space", attacker="1 cruiser", defender="1 destroyer")).defender
+    exact = agree_with_dice(fight(book, "space", attacker="1 cruiser", defender=defender))
+    assert exact.defender == pytest.approx(1 - 0.4**dice + 0.4**dice * plain, abs=1e-9)
+    dock_alone = odds.solve(fight(book, "space", attacker="1 cruiser", defender="1 destroyer, 1 space dock"))
+    assert dock_alone.defender == pytest.approx(plain, abs=1e-12)
 
 
 def test_x89_omega_omega_doubles_ground_combat_and_bombardment_hits(book):
@@ -245,3 +247,35 @@ def test_galactic_events_and_a_nebula_as_options(book):
     assert on_the_ground.defender == pytest.approx(0.21 / 0.51, abs=1e-9)
     boosted = agree_with_dice(fight(book, "space", attacker="1 cruiser, wild wild galaxy", defender="1 cruiser"))
     assert boosted.attacker == pytest.approx(0.6 * 0.6 + 0.6 * 0.4 * (0.24 / 0.64), abs=1e-9)
+
+
+def test_found_in_review_each_effect_acts_where_its_card_says(book):
+    """Heaven's Eye is repaired at the end of each round, so damage from the space cannon before
+    the combat stays through round 1; the Quietus's breach silences a dock that Lightrail Ordnance
+    armed; Proxima cancels the opponent's bombardment hits too; Wild Wild Galaxy's Morale Boost is
+    +2, not +3 with Morale Boost named; Proxima or Harrow against the Eidolon Maximum is refused."""
+    eye = fight(book, "space", attacker="heaven's eye, plot repair", defender="1 cruiser")
+    ma, _ = eye.models(eye.attacker, eye.defender)
+    damaged = (1, 0)
+    assert ma.rebuild(damaged, first=True) == (damaged, None) and ma.rebuild(damaged)[0] == (0, 0)
+    letnev = fight(book, "space", attacker="letnev flagship", defender="1 cruiser")
+    ma, _ = letnev.models(letnev.attacker, letnev.defender)
+    assert ma.rebuild(damaged, first=True)[0] == (0, 0)  # the start of every round, the first too
+    silenced = fight(
+        book, "space", attacker="quietus, active breach, 2 cruiser", defender="1 space dock, lightrail ordnance, 2 carrier"
+    )
+    assert not any(u.space_cannon for u in silenced.defender.units)
+    invasion = fight(book, "invade", ships="2 dreadnought", landing="2 infantry", defender="2 galvanized infantry, proxima")
+    bombard = invasion.bombardment(invasion.ships, invasion.defender)
+    from tabletop.combat.battle import HitPlan
+
+    _, events, _ = HitPlan(invasion.defender, bombard).apply(2)
+    assert events == []  # two galvanized infantry cancel both hits
+    both = odds.solve(fight(book, "space", attacker="1 cruiser, morale boost, wild wild galaxy", defender="1 cruiser"))
+    alone = odds.solve(fight(book, "space", attacker="1 cruiser, wild wild galaxy", defender="1 cruiser"))
+    assert both.attacker == pytest.approx(alone.attacker, abs=1e-12)
+    for attacker, defender, kind in (("2 infantry, proxima", "eidolon maximum", "ground"),):
+        with pytest.raises(UserError):
+            fight(book, kind, attacker=attacker, defender=defender)
+    with pytest.raises(UserError):
+        fight(book, "invade", ships="1 dreadnought, harrow", landing="2 infantry", defender="eidolon maximum")

@@ -36,15 +36,15 @@ def _is_type_checking(node: ast.If) -> bool:
     )
 
 
-def imports_of(name: str, path: Path, known: set[str], type_only: bool = True) -> set[str]:
+def imports_of(name: str, path: Path, known: set[str], with_type_checking: bool = True) -> set[str]:
     """Every project module `name` imports, at the top or inside functions (a deferred import is
-    still a dependency), and under `if TYPE_CHECKING:` too unless type_only is False (a name a
+    still a dependency), and under `if TYPE_CHECKING:` too unless with_type_checking is False (a name a
     module needs to be understood is a dependency as well)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     skipped = (
         set()
-        if type_only
+        if with_type_checking
         else {id(n) for node in ast.walk(tree) if isinstance(node, ast.If) and _is_type_checking(node) for n in ast.walk(node)}
     )
     out: set[str] = set()
@@ -69,10 +69,10 @@ def imports_of(name: str, path: Path, known: set[str], type_only: bool = True) -
     return out
 
 
-def import_graph(type_only: bool = True) -> dict[str, set[str]]:
+def import_graph(with_type_checking: bool = True) -> dict[str, set[str]]:
     modules = project_modules()
     known = set(modules)
-    return {name: imports_of(name, path, known, type_only) for name, path in modules.items()}
+    return {name: imports_of(name, path, known, with_type_checking) for name, path in modules.items()}
 
 
 def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
@@ -171,7 +171,7 @@ def test_a_type_only_import_is_a_dependency_too(tmp_path):
     module.write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from tabletop.rules import search\n")
     known = {"tabletop.rules.search"}
     assert imports_of("tabletop.core.x", module, known) == {"tabletop.rules.search"}
-    assert imports_of("tabletop.core.x", module, known, type_only=False) == set()
+    assert imports_of("tabletop.core.x", module, known, with_type_checking=False) == set()
 
 
 def test_core_never_imports_discord_statically():
