@@ -13,8 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from tabletop.combat.directed import SplitSideModel
-from tabletop.combat.model import Die, SideModel, State, die, needs, weakest_first
-from tabletop.combat.units import Roll, Side, Unit
+from tabletop.combat.model import Die, SideModel, State, die, loss_key, needs, weakest_first
+from tabletop.combat.units import Roll, Side, Unit, galvanized
 from tabletop.core.errors import UserError
 from tabletop.core.i18n import t
 
@@ -208,6 +208,11 @@ class Fight:
             return kind(side, units, self.can_sustain(name), weakest_first(self.kind, units))
 
         return model(attacker, ATTACKER, defender), model(defender, DEFENDER, attacker)
+
+    def for_rounds(self, attacker: Side, defender: Side) -> tuple[Side, Side]:
+        """The sides after the rolls before the rounds, as the rounds meet them: the same sides,
+        unless a galvanized A3 Valiance fell to those rolls (its infantry are galvanized)."""
+        return _fallen_valiance(self.attacker, attacker), _fallen_valiance(self.defender, defender)
 
     def directed(self, model: SideModel, state: State) -> Callable[[Unit], bool] | None:
         """The L1Z1X flagship ([0.0.1]): while it fights, the hits of its dice and of its side's
@@ -483,6 +488,21 @@ def idle_effects(fight: Fight) -> list[str]:
         elif side.effects.silence_round and not any(u.planetary_shield for u in side.units):
             notes.append(t("combat.magen_idle", side=label))
     return notes
+
+
+def _fallen_valiance(before: Side, now: Side) -> Side:
+    """The side for the rounds when galvanized A3 Valiances fell before them (to bombardment or
+    space cannon): their infantry galvanized, VALIANCE_INFANTRY each, the plain ones lost last."""
+
+    def valiant(units: list[Unit]) -> int:
+        return sum(1 for u in units if "galvanizes-on-death" in u.abilities and u.id.endswith("+galvanized"))
+
+    fallen = valiant(before.units) - valiant(now.units)
+    if fallen <= 0:
+        return now
+    plain = sorted((u for u in now.units if u.type == "infantry" and not u.id.endswith("+galvanized")), key=loss_key(now.order))
+    chosen = {id(u) for u in plain[len(plain) - min(len(plain), VALIANCE_INFANTRY * fallen) :]}
+    return now.with_units([galvanized(u) if id(u) in chosen else u for u in now.units])
 
 
 def _valiance(dice: list[tuple[Unit, int, Die]], model: SideModel, alive: list[Unit]) -> list[tuple[Unit, int, Die]]:

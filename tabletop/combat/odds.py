@@ -80,7 +80,11 @@ def solve(fight: Fight) -> Odds:
     # only a unit that forbids Sustain Damage (Mentak) can make a branch's rules differ
     forbids = any("opponent-no-sustain" in u.abilities for side in (fight.attacker, fight.defender) for u in side.units)
     others = []  # branches whose rounds are not those of the untouched sides
-    for p, a, d in scenarios:
+    for p, before_a, before_d in scenarios:
+        a, d = fight.for_rounds(before_a, before_d)
+        if a is not before_a or d is not before_d:  # a galvanized A3 Valiance fell: other units
+            others.append((p, a, d))
+            continue
         sa = base_a.start if a is fight.attacker else _state_of(base_a, fight.participants(a, ATTACKER))
         sd = base_d.start if d is fight.defender else _state_of(base_d, fight.participants(d, DEFENDER))
         if sa is not None and sd is not None and not (forbids and not _same_models(fight, a, d)):

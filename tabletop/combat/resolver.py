@@ -277,6 +277,7 @@ def resolve(fight: Fight, dice: Dice) -> Battle:
         pre.volleys.append(volley)
     if pre.volleys:
         battle.steps.append(pre)
+    a, d = fight.for_rounds(a, d)
     battle.attacker, battle.defender = a, d
     if fight.has_rounds():
         _rounds(fight, a, d, dice, battle)

@@ -279,3 +279,16 @@ def test_found_in_review_each_effect_acts_where_its_card_says(book):
             fight(book, kind, attacker=attacker, defender=defender)
     with pytest.raises(UserError):
         fight(book, "invade", ships="1 dreadnought, harrow", landing="2 infantry", defender="eidolon maximum")
+
+
+def test_an_a3_valiance_felled_by_bombardment_galvanizes_the_infantry_before_the_rounds(book):
+    """Killed before the rounds, it galvanizes three infantry all the same: the odds and the dice
+    agree, and the defence holds better than with a plain mech lost the same way."""
+    options = dict(ships="4 dreadnought", landing="3 infantry", defender_order="a3 valiance")
+    valiant = agree_with_dice(fight(book, "invade", **options, defender="galvanized a3 valiance, 3 infantry"))
+    plain = odds.solve(fight(book, "invade", **{**options, "defender_order": "mech"}, defender="galvanized mech, 3 infantry"))
+    assert valiant.control < plain.control - 0.02
+    the_fight = fight(book, "invade", **options, defender="galvanized a3 valiance, 3 infantry")
+    after = the_fight.defender.with_units([u for u in the_fight.defender.units if u.type == "infantry"])
+    _, defender = the_fight.for_rounds(the_fight.attacker, after)
+    assert [u.id for u in defender.units] == ["infantry+galvanized"] * 3
