@@ -34,8 +34,13 @@ class SideStates:
         # what a round's hits on this side can be: a count, or (directed, free) as one index
         self.outcomes = (self.H + 1) ** 2 if model.split else self.H + 1
         self.by_opponent = any("dice-per-opponent-ship" in u.abilities for u in model.units)
-        # its units' dice depend on which others are alive (the Sardakk flagship's +1 to the rest)
-        self.dice_vary = any("other-ships-plus-one" in u.abilities for u in model.units)
+        # its units' dice depend on which others are alive (the Sardakk flagship's +1 to the rest,
+        # Gravleash's +X by ship types, the infantry a fallen A3 Valiance galvanized)
+        self.dice_vary = (
+            any("other-ships-plus-one" in u.abilities for u in model.units)
+            or model.side.effects.gravleash
+            or bool(model.galvanizers)
+        )
         first = sorted(starts)
         used, lost = (np.array(column, dtype=np.int64) for column in zip(*first))
         if model.repairs or model.split:

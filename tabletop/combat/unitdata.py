@@ -65,9 +65,7 @@ ABILITIES: dict[str, Mechanic] = {
     "mechs-extra-die": Mechanic("Naaz-Rokha flagship"),
     "valkyrie": Mechanic("Sardakk mech: a hit back for each sustain in ground combat", GROUND_FIGHTS),
     "repaired-each-round": Mechanic("Letnev flagship, Eidolon Maximum: repaired at the start of each combat round"),
-    "galvanizes-on-death": Mechanic(
-        "A3 Valiance: destroyed galvanized, it galvanizes up to 3 of its side's infantry", GROUND_FIGHTS | {"space"}
-    ),
+    "galvanizes-on-death": Mechanic("A3 Valiance: destroyed galvanized, it galvanizes up to 3 of its side's infantry"),
     "no-ability-hits": Mechanic("Eidolon Maximum: cannot be assigned hits from unit abilities"),
     "breach-strips-abilities": Mechanic("Quietus: with an active breach, other players' units lose their unit abilities"),
     "borrows-structure-cannon": Mechanic("Linkship I: fires the Space Cannon of one of its side's structures, each once"),
@@ -241,9 +239,7 @@ EFFECT_FIELDS: dict[str, Field] = {
         _MODIFIER, merge="max", acts_in=frozenset({"space"}), defender_only=True
     ),  # in space combat only: a nebula's +1 (or +3)
     "converge": Field(_flag),  # space cannon hits on non-fighter ships, or on mechs at a landing, if able
-    "gravleash": Field(
-        _flag, slow_in=frozenset({"space"}), acts_in=frozenset({"space"})
-    ),  # +X to one ship's space combat roll, X its ship types: depends on every unit alive
+    "gravleash": Field(_flag, acts_in=frozenset({"space"})),  # +X to one ship's space combat roll, X its ship types
     "double_hits": Field(
         _flag, acts_in=frozenset({"ground", "invade", "bombard"})
     ),  # bombardment and ground combat hits count twice (X-89 ΩΩ)

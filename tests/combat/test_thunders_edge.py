@@ -292,3 +292,22 @@ def test_an_a3_valiance_felled_by_bombardment_galvanizes_the_infantry_before_the
     after = the_fight.defender.with_units([u for u in the_fight.defender.units if u.type == "infantry"])
     _, defender = the_fight.for_rounds(the_fight.attacker, after)
     assert [u.id for u in defender.units] == ["infantry+galvanized"] * 3
+
+
+@pytest.mark.parametrize(
+    "kind, attacker, defender, order",
+    [
+        ("ground", "1 galvanized a3 valiance, 4 infantry", "5 infantry, 1 mech", "a3 valiance"),
+        ("space", "2 dreadnought, 2 destroyer, 1 carrier, 3 fighter, gravleash", "2 dreadnought, 2 cruiser, 4 fighter", ""),
+    ],
+)
+def test_dice_that_depend_on_who_is_alive_solve_alike_on_both_solvers(book, monkeypatch, kind, attacker, defender, order):
+    """Gravleash's +X (by the ship types alive) and the A3 Valiance's galvanized infantry change a
+    side's dice with its own losses: the fast solver follows them state by state, as the general
+    one does."""
+    the_fight = fight(book, kind, attacker=attacker, defender=defender, attacker_order=order)
+    fast = odds.solve(the_fight).as_dict()
+    monkeypatch.setattr(odds, "_factorized", lambda *_: False)
+    general = odds.solve(the_fight).as_dict()
+    for key in ("attacker", "defender", "draw", "rounds"):
+        assert fast[key] == pytest.approx(general[key], abs=1e-9), key
