@@ -58,7 +58,9 @@ def result_line(battle: Battle) -> str:
         return t("combat.result.undecided", n=battle.stopped_after)
     lines = []
     if battle.combat or battle.kind != "invade":  # no ground combat: its note says so, not "no result"
-        lines.append(t(f"combat.result.{battle.winner or 'none'}"))
+        # a draw cites 70.4, ground combat's rule: the glossary has no entry for space combat
+        space_draw = battle.kind == "space" and battle.winner == "draw"
+        lines.append(t("combat.result.draw_space") if space_draw else t(f"combat.result.{battle.winner or 'none'}"))
     if battle.control:
         lines.append(t(f"combat.control.{battle.control}"))
     return "\n".join(lines)

@@ -667,3 +667,17 @@ def test_plain_units_are_lost_before_galvanized_ones_unless_an_order_says(book):
     assert [u.id for u in ordered] == ["mech", "infantry", "infantry+galvanized"]  # "infantry" names both
     galvanized_first = sorted(side.units, key=loss_key(parse_order("galvanized infantry", book, side)))
     assert galvanized_first[0].id == "infantry+galvanized"
+
+
+def test_a_draw_cites_the_ground_combat_rule_only_in_ground_combat(book):
+    """70.4 is ground combat's rule; the glossary has no entry for space combat, so a space draw
+    cites none."""
+    from tabletop.combat.commands import build_fight
+    from tabletop.combat.report import result_line
+    from tabletop.combat.resolver import resolve
+    from tabletop.core.dice import Dice
+
+    for kind, unit, cited in (("space", "1 cruiser", False), ("ground", "1 infantry", True)):
+        the_fight = build_fight(kind, {"attacker": unit, "defender": unit}, book)
+        draw = next(b for b in (resolve(the_fight, Dice(s)) for s in range(200)) if b.winner == "draw")
+        assert ("70.4" in result_line(draw)) is cited, kind
