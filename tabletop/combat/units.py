@@ -414,7 +414,8 @@ def parse_side(spec: str, book: UnitBook, field_name: str = "units") -> Side:
         galvanize, name = _galvanizing(m["name"].strip(), book)
         found = book.find(name)
         if m["bare"] == "2" and found and found[0] == "units" and book.upgrade_of(found[1]) not in (None, found[1]):
-            raise UserError(t("combat.ambiguous_count", item=item[:40], name=name[:30]))
+            # the hint keeps every word the player typed ("galvanized" too): following it changes nothing else
+            raise UserError(t("combat.ambiguous_count", item=item[:40], name=m["name"].strip()[:40]))
         count_text = m["count"] or m["count2"] or m["count3"] or m["count4"] or m["bare"]
         count = int(count_text) if count_text else 1
         if found and found[0] == "effects":

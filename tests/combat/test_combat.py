@@ -85,6 +85,10 @@ def test_a_bare_number_after_a_name_is_refused_as_ambiguous(book):
     with pytest.raises(UserError) as exc:
         parse_side("보병 2", book)
     assert "'2 보병'" in exc.value.message and "'보병2'" in exc.value.message
+    with pytest.raises(UserError) as exc:  # the hint keeps "galvanized": following it keeps the units
+        parse_side("갈바나이즈된 보병 2", book)
+    hint = exc.value.message.split("'")[3]
+    assert hint == "2 갈바나이즈된 보병" and [u.id for u in parse_side(hint, book).units] == ["infantry+galvanized"] * 2
 
 
 def test_one_grammar_for_every_unit_with_an_upgrade(book):
