@@ -154,6 +154,11 @@ def build_fight(kind: str, options: dict, book: UnitBook) -> Fight:
             if wrong:
                 raise UserError(t("combat.pds_only", unit=wrong[0].name()))
             defender.units += structures.units
+            for eid in structures.effect_ids:  # named with the structures (lightrail ordnance): the defender's
+                if eid not in defender.effect_ids:
+                    defender.effects.add(book.effects[eid])
+                    defender.effect_names.append(book.effect_label(eid))
+                    defender.effect_ids.append(eid)
         pds = sum(u.type == "pds" for u in defender.units)
         if pds > MAX_PDS_PER_PLANET:
             raise UserError(t("combat.too_many_pds", count=pds, limit=MAX_PDS_PER_PLANET))

@@ -311,3 +311,14 @@ def test_dice_that_depend_on_who_is_alive_solve_alike_on_both_solvers(book, monk
     general = odds.solve(the_fight).as_dict()
     for key in ("attacker", "defender", "draw", "rounds"):
         assert fast[key] == pytest.approx(general[key], abs=1e-9), key
+
+
+def test_an_effect_named_with_an_invasions_structures_is_the_defenders(book):
+    """`pds: space dock, lightrail ordnance` arms the dock as the same relic named with the
+    defender does; before, the effect was dropped without a word."""
+    base = dict(ships="2 dreadnought", landing="4 infantry")
+    with_pds = odds.solve(fight(book, "invade", **base, defender="2 infantry", pds="space dock, lightrail ordnance"))
+    with_defender = odds.solve(fight(book, "invade", **base, defender="2 infantry, lightrail ordnance", pds="space dock"))
+    unarmed = odds.solve(fight(book, "invade", **base, defender="2 infantry", pds="space dock"))
+    assert with_pds.control == pytest.approx(with_defender.control, abs=1e-12)
+    assert with_pds.control < unarmed.control - 0.01
