@@ -199,15 +199,26 @@ class Fight:
         return self.attacker if name == ATTACKER else self.defender
 
     def models(self, attacker: Side, defender: Side) -> tuple[SideModel, SideModel]:
+        """Each side's units in the rounds, in loss order; a side hindered by a unit of the other
+        (Mentak, the Quietus) also as it is once that unit is gone (SideModel.facing)."""
+
         def model(side: Side, name: str, opponent: Side) -> SideModel:
-            directed = self.kind == "space" and any(
-                "hits-to-non-fighters" in u.abilities for u in self.participants(opponent, other(name))
-            )
+            foes = self.participants(opponent, other(name))
+            # whose hits may be directed, as the L1Z1X flagship had it before any breach
+            directed = self.kind == "space" and any("hits-to-non-fighters" in (u.restored or u).abilities for u in foes)
             kind = SplitSideModel if directed else SideModel
             units = self.participants(side, name)
-            return kind(side, units, self.can_sustain(name), weakest_first(self.kind, units))
+            built = kind(side, units, self.can_sustain(name), weakest_first(self.kind, units))
+            # a denier hinders from where it fights: the Mentak flagship in space, its mech on the ground
+            built.deniers = [i for i in built.deniers if built.units[i].ship == (self.kind == "space")]
+            return built
 
-        return model(attacker, ATTACKER, defender), model(defender, DEFENDER, attacker)
+        ma, md = model(attacker, ATTACKER, defender), model(defender, DEFENDER, attacker)
+        for hindered, opponent in ((ma, md), (md, ma)):
+            if opponent.deniers:  # as it fights once they are gone: its own units, in the same order
+                restored = [u.restored or u for u in hindered.units]
+                hindered.unhindered = type(hindered)(hindered.side, restored, ordered=True)
+        return ma, md
 
     def for_rounds(self, attacker: Side, defender: Side) -> tuple[Side, Side]:
         """The sides after the rolls before the rounds, as the rounds meet them: the same sides,

@@ -22,8 +22,10 @@ class SplitSideModel(SideModel):
 
     split = True
 
-    def __init__(self, side: Side, fighters: list[Unit], sustain_allowed: bool = True, by_strength: bool = False):
-        super().__init__(side, fighters, sustain_allowed, by_strength)
+    def __init__(
+        self, side: Side, fighters: list[Unit], sustain_allowed: bool = True, by_strength: bool = False, ordered: bool = False
+    ):
+        super().__init__(side, fighters, sustain_allowed, by_strength, ordered)
         self.heavy = [i for i, u in enumerate(self.units) if u.type != "fighter"]  # directed hits' targets
         self.light = [i for i, u in enumerate(self.units) if u.type == "fighter"]
         self.width = len(self.light) + 1

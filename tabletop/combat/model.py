@@ -83,6 +83,9 @@ def needs(value: int, modifier: int) -> int:
 
 
 _TYPE_RANK = {kind: i for i, kind in enumerate(LOSS_ORDER)}
+# Abilities that hinder the other side's units only while their unit is in the system: the Mentak
+# flagship and mech (no Sustain Damage), the Quietus with an active breach (no unit abilities).
+DENIES = frozenset({"opponent-no-sustain", "breach-strips-abilities"})
 
 
 def strength(u: Unit) -> float:
@@ -98,8 +101,10 @@ def loss_key(order: list[str], weakest_first: bool = False):
     rank = {uid: i for i, uid in enumerate(order)}
     last, types = len(rank), len(_TYPE_RANK)
 
-    def place(u: Unit) -> int:  # "infantry" in an order places galvanized infantry too
-        return rank.get(u.id, rank.get(u.id.split("+", 1)[0], last))
+    def place(u: Unit) -> int:
+        """Its place in the player's order: by its own entry, else as its kind ("infantry" places
+        galvanized infantry, "flagship" any faction's flagship, "dreadnought" Dreadnought IIs)."""
+        return rank.get(u.id, rank.get(u.id.split("+", 1)[0], rank.get(u.type, last)))
 
     return lambda u: (
         place(u),
@@ -127,9 +132,11 @@ class SideModel:
 
     split = False  # whether some hits it takes are directed (tabletop.combat.directed)
 
-    def __init__(self, side: Side, fighters: list[Unit], sustain_allowed: bool = True, by_strength: bool = False):
+    def __init__(
+        self, side: Side, fighters: list[Unit], sustain_allowed: bool = True, by_strength: bool = False, ordered: bool = False
+    ):
         self.side = side
-        self.units = sorted(fighters, key=loss_key(side.order, by_strength))
+        self.units = list(fighters) if ordered else sorted(fighters, key=loss_key(side.order, by_strength))
         self.cancels = max(1, side.effects.sustain_cancels)
         self.sustainer = [u.sustain and sustain_allowed for u in self.units]
         self.N = len(self.units)
@@ -155,6 +162,21 @@ class SideModel:
         self.galvanizers = [u for u in special if "galvanizes-on-death" in u.abilities and u.id.endswith("+galvanized")]
         # Yin flagship: once it is lost, every ship in the system is destroyed (both sides')
         self.doom = _first_with(special, "destroys-all-ships")
+        # Mentak flagship or mech, the Quietus: while one lives, the other side's units are hindered
+        self.deniers = [i for i, u in enumerate(special) if DENIES & u.abilities]
+        self.unhindered: SideModel | None = None  # this side once the other side's deniers are gone
+
+    def denies(self, state: State) -> bool:
+        """Whether a unit that hinders the other side (DENIES) is alive in this state."""
+        return any(not self.is_lost(i, state) for i in self.deniers)
+
+    def facing(self, opponent: SideModel, opp_state: State) -> SideModel:
+        """This side as a round meets it: hindered while a denier of the opponent lives (at the
+        round's start: hits of the round it falls in are assigned while it is there), else its
+        units as they are. The two share their loss order, so a state means the same in both."""
+        if self.unhindered is None or opponent.denies(opp_state):
+            return self
+        return self.unhindered
 
     def doomed(self, state: State) -> bool:
         """Whether this side's loss took every ship in the system with it (the Yin flagship)."""

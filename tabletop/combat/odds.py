@@ -77,8 +77,6 @@ def solve(fight: Fight) -> Odds:
     # branches that only lost units in the loss order start the rounds of the untouched sides
     base_a, base_d = fight.models(fight.attacker, fight.defender)
     starts: dict[tuple[State, State], float] = defaultdict(float)
-    # only a unit that forbids Sustain Damage (Mentak) can make a branch's rules differ
-    forbids = any("opponent-no-sustain" in u.abilities for side in (fight.attacker, fight.defender) for u in side.units)
     others = []  # branches whose rounds are not those of the untouched sides
     for p, before_a, before_d in scenarios:
         a, d = fight.for_rounds(before_a, before_d)
@@ -87,7 +85,7 @@ def solve(fight: Fight) -> Odds:
             continue
         sa = base_a.start if a is fight.attacker else _state_of(base_a, fight.participants(a, ATTACKER))
         sd = base_d.start if d is fight.defender else _state_of(base_d, fight.participants(d, DEFENDER))
-        if sa is not None and sd is not None and not (forbids and not _same_models(fight, a, d)):
+        if sa is not None and sd is not None and not _damaged_hindered(fight, base_a, a, base_d, d):
             starts[(sa, sd)] += p
         else:
             others.append((p, a, d))
@@ -99,21 +97,13 @@ def solve(fight: Fight) -> Odds:
     return odds
 
 
-def _same_models(fight: Fight, a: Side, d: Side) -> bool:
-    """Whether the rounds after this branch follow the same rules as those of the untouched
-    sides (the same units can sustain, the same abilities are present)."""
-    return fight.can_sustain(ATTACKER) == _can_sustain_with(fight, a, d, ATTACKER) and fight.can_sustain(
-        DEFENDER
-    ) == _can_sustain_with(fight, a, d, DEFENDER)
-
-
-def _can_sustain_with(fight: Fight, a: Side, d: Side, name: str) -> bool:
-    original = (fight.attacker, fight.defender)
-    fight.attacker, fight.defender = a, d
-    try:
-        return fight.can_sustain(name)
-    finally:
-        fight.attacker, fight.defender = original
+def _damaged_hindered(fight: Fight, base_a: SideModel, a: Side, base_d: SideModel, d: Side) -> bool:
+    """Whether a hindered side (SideModel.facing) has units damaged before the rounds: its rounds
+    are its own, in which those units cannot sustain again once the hindrance ends."""
+    return any(
+        base.unhindered is not None and side is not untouched and any(u.damaged for u in side.units)
+        for base, side, untouched in ((base_a, a, fight.attacker), (base_d, d, fight.defender))
+    )
 
 
 def _state_of(model: SideModel, participants) -> State | None:
@@ -175,8 +165,10 @@ def _merged(branches: list[tuple]) -> list[tuple]:
 
 
 def _factorized(fight: Fight, ma: SideModel, md: SideModel) -> bool:
-    """Whether the vectorised solver may answer: no mechanic present that it cannot model (each
-    declares it once, in the unit schema)."""
+    """Whether the vectorised solver may answer: no side hindered only while a unit of the other
+    lives, and no mechanic present that it cannot model (each declares it once, in the schema)."""
+    if ma.unhindered is not None or md.unhindered is not None:
+        return False
     abilities, fields = _unfactorized(fight.kind)
     if any(not abilities.isdisjoint(u.abilities) for u in ma.units + md.units):
         return False
@@ -197,7 +189,8 @@ def _rounds(fight: Fight, ma: SideModel, md: SideModel, starts: dict, odds: Odds
         if ma.gone(sa) or md.gone(sd):
             _finish(fight, odds, ma, md, (sa, sd), p, combat=False)
         else:  # the first round starts: a Letnev flagship is repaired
-            live[(ma.rebuild(sa, first=True)[0], md.rebuild(sd, first=True)[0])] += p
+            fa, fd = _facing(ma, md, (sa, sd))
+            live[(fa.rebuild(sa, first=True)[0], fd.rebuild(sd, first=True)[0])] += p
     if not live:
         return
     opening = fight.opening_dice(ma, md)
@@ -320,7 +313,7 @@ def _general(fight: Fight, ma: SideModel, md: SideModel, live: dict, odds: Odds,
     """Pair by pair: for effects where one side's losses depend on both sides' hits."""
     cache: dict = {}
     harrow_attack = fight.harrow(fight.defender)
-    most_a, most_d = max_hits(ma), max_hits(md)
+    most_a, most_d = (max(max_hits(m), max_hits(m.unhindered or m)) for m in (ma, md))
     dist_h = np.array([1.0])
     if harrow_attack is not None and not harrow_attack.blocked:
         dist_h = clip(hit_distribution([die for _, _, die in harrow_attack.dice]), most_d)
@@ -331,18 +324,19 @@ def _general(fight: Fight, ma: SideModel, md: SideModel, live: dict, odds: Odds,
         if key in cache and number != cut:
             return cache[key]
         out: dict = defaultdict(float)
-        for (sa, sd), p in _proxima(fight, ma, md, state).items():
+        for (sa, sd), p in _proxima(fight, *_facing(ma, md, state), state).items():
             if ma.gone(sa) or md.gone(sd):  # the bombardment ended it before the dice
                 out[(sa, sd)] += p
                 continue
-            rolls_a = _round_hits(fight, ATTACKER, ma, sa, md, sd, number, most_d)
-            rolls_d = _round_hits(fight, DEFENDER, md, sd, ma, sa, number, most_a)
+            fa, fd = _facing(ma, md, (sa, sd))
+            rolls_a = _round_hits(fight, ATTACKER, fa, sa, fd, sd, number, most_d)
+            rolls_d = _round_hits(fight, DEFENDER, fd, sd, fa, sa, number, most_a)
             for ha, da, pa in rolls_a:
                 budget.check()  # one state of a large fight can take long: refuse in time, not after
                 for hd, dd, pd in rolls_d:
                     for hh, ph in enumerate(dist_h):
                         if ph > 0:
-                            result = play_round(fight, ma, md, sa, sd, ha, hd, hh, (da, dd))
+                            result = play_round(fight, fa, fd, sa, sd, ha, hd, hh, (da, dd))
                             out[(result.a, result.d)] += float(p * pa * pd * ph)
         cache[key] = out
         return out
@@ -351,7 +345,7 @@ def _general(fight: Fight, ma: SideModel, md: SideModel, live: dict, odds: Odds,
         return ma.gone(state[0]) or md.gone(state[1])
 
     first = max(1, cut or 1)
-    repairs = ma.repairs or md.repairs
+    repairs = any(m.repairs for m in (ma, md, ma.unhindered, md.unhindered) if m is not None)
     current = dict(live)
     number = 0
     while current and number < (MAX_ITERATED_ROUNDS if repairs else first):
@@ -409,6 +403,11 @@ def _settle(fight: Fight, odds: Odds, ma: SideModel, md: SideModel, current: dic
                 if target not in mass:
                     heapq.heappush(heap, ((target[0][1] + target[1][1], target[0][0] + target[1][0]), target))
                 mass[target] += share
+
+
+def _facing(ma: SideModel, md: SideModel, state: tuple[State, State]) -> tuple[SideModel, SideModel]:
+    """Both sides as a round in this state meets them (SideModel.facing)."""
+    return ma.facing(md, state[1]), md.facing(ma, state[0])
 
 
 def _proxima(fight: Fight, ma: SideModel, md: SideModel, state) -> dict:

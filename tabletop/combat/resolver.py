@@ -295,7 +295,8 @@ def _rounds(fight: Fight, a: Side, d: Side, dice: Dice, battle: Battle) -> None:
         return
     if not can_ever_hit(fight, fight.opening_dice(ma, md)):
         raise UserError(t("combat.nobody_hits"))
-    (sa, first_a), (sd, first_d) = ma.rebuild(sa, first=True), md.rebuild(sd, first=True)  # the first round starts
+    fa, fd = ma.facing(md, sd), md.facing(ma, sa)
+    (sa, first_a), (sd, first_d) = fa.rebuild(sa, first=True), fd.rebuild(sd, first=True)  # the first round starts
     number = 0
     while not ma.gone(sa) and not md.gone(sd):
         if number >= MAX_ROUNDS:
@@ -307,13 +308,14 @@ def _rounds(fight: Fight, a: Side, d: Side, dice: Dice, battle: Battle) -> None:
         for side_name, model, unit in ((ATTACKER, ma, first_a), (DEFENDER, md, first_d)):
             if number == 1 and unit is not None:
                 rnd.volleys.append(Volley(side_name, "repair", taken=[HitTaken(model.units[unit].label(), "repaired")]))
-        sa, sd = _proxima(fight, ma, md, sa, sd, dice, rnd)
+        sa, sd = _proxima(fight, ma.facing(md, sd), md.facing(ma, sa), sa, sd, dice, rnd)
         if ma.gone(sa) or md.gone(sd):  # the bombardment ended it before the dice
             battle.steps.append(rnd)
             break
+        fa, fd = _regained(battle, ma, md, sa, sd, fa, fd)
         va, vd = (Volley(name, "combat", blocked=_silenced(fight, name, number)) for name in (ATTACKER, DEFENDER))
-        ha, directed_a = _roll_round(fight, ATTACKER, ma, sa, md, sd, number, dice, va)
-        hd, directed_d = _roll_round(fight, DEFENDER, md, sd, ma, sa, number, dice, vd)
+        ha, directed_a = _roll_round(fight, ATTACKER, fa, sa, fd, sd, number, dice, va)
+        hd, directed_d = _roll_round(fight, DEFENDER, fd, sd, fa, sa, number, dice, vd)
         harrow_attack = fight.harrow(d)
         harrow_volley = None
         harrow = 0
@@ -321,7 +323,7 @@ def _rounds(fight: Fight, a: Side, d: Side, dice: Dice, battle: Battle) -> None:
             harrow_volley = Volley(ATTACKER, "harrow", blocked=harrow_attack.blocked)
             if not harrow_attack.blocked:
                 harrow = _roll(harrow_attack.dice, dice, harrow_volley)
-        result = play_round(fight, ma, md, sa, sd, ha, hd, harrow, (directed_a, directed_d))
+        result = play_round(fight, fa, fd, sa, sd, ha, hd, harrow, (directed_a, directed_d))
         if (directed_a or directed_d) and t("combat.directed_hits") not in battle.notes:
             battle.notes.append(t("combat.directed_hits"))
         for volley, hit_side, model in ((va, DEFENDER, md), (vd, ATTACKER, ma)):
@@ -341,7 +343,7 @@ def _rounds(fight: Fight, a: Side, d: Side, dice: Dice, battle: Battle) -> None:
             if repaired:
                 taken = [HitTaken(model.units[index].label(), "repaired") for index in repaired]
                 rnd.volleys.append(Volley(side_name, "repair", taken=taken))
-        sa, sd, doomed = after_doom(ma, md, result.a, result.d)
+        sa, sd, doomed = after_doom(fa, fd, result.a, result.d)
         if doomed:
             battle.notes.append(t("combat.yin_flagship"))
         battle.steps.append(rnd)
@@ -356,9 +358,21 @@ def _rounds(fight: Fight, a: Side, d: Side, dice: Dice, battle: Battle) -> None:
             battle.stopped_after = number
             battle.notes.append(t("combat.stopped_as_asked", n=number))
             break
-    _apply(ma, sa, a)
-    _apply(md, sd, d)
+    _apply(fa, sa, a)
+    _apply(fd, sd, d)
     battle.winner = other(battle.retreated) if battle.retreated else outcome(ma.gone(sa), md.gone(sd))
+
+
+def _regained(
+    battle: Battle, ma: SideModel, md: SideModel, sa: State, sd: State, was_a: SideModel, was_d: SideModel
+) -> tuple[SideModel, SideModel]:
+    """Both sides as this round meets them; once a unit that hindered one of them is destroyed
+    (the Mentak flagship, the Quietus), the log says that side's units are themselves again."""
+    fa, fd = ma.facing(md, sd), md.facing(ma, sa)
+    for name, now, was in ((ATTACKER, fa, was_a), (DEFENDER, fd, was_d)):
+        if now is not was:
+            battle.notes.append(t("combat.hindrance_ends", side=t(f"combat.{name}")))
+    return fa, fd
 
 
 def _proxima(fight: Fight, ma: SideModel, md: SideModel, sa: State, sd: State, dice: Dice, rnd: Round) -> tuple[State, State]:

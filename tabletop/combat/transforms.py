@@ -3,8 +3,8 @@ the dice and both exact solvers see the same units without knowing of them:
 
 - the Quietus (Crimson Rebellion flagship) with an active breach named on its side: the other
   side's units lose their unit abilities (Sustain Damage, Anti-Fighter Barrage, Space Cannon,
-  Bombardment, Planetary Shield and the rest). Applied for the whole combat, as the Mentak
-  flagship's is; the log says so;
+  Bombardment, Planetary Shield and the rest). Each unit keeps what it was (`restored`): once
+  the Quietus is destroyed, the rounds after meet them as they are (SideModel.facing);
 - linkships (Ral Nel Consortium destroyers) in a space combat fire the Space Cannon of one of
   their side's structures: Linkship I each structure once, Linkship II any (the best);
 - Lightrail Ordnance: the side's space docks gain Space Cannon 5 (x2).
@@ -34,6 +34,7 @@ def without_abilities(unit: Unit) -> Unit:
         disables_shields=False,
         abilities=frozenset(),
         conditional_bonus=0,
+        restored=unit,
     )
 
 

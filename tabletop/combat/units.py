@@ -72,6 +72,7 @@ class Unit:
     cost: float = 1.0
     damaged: bool = False
     number: int = 1  # 1, 2, … among units of the same kind on this side
+    restored: Unit | None = None  # the unit before a breach took its abilities (while the Quietus lives)
 
     def name(self, locale: str | None = None) -> str:
         return self.names.get(lang(locale or current())) or self.names.get("en") or self.id

@@ -235,6 +235,33 @@ def test_a_player_may_choose_another_order(book):
     assert battle.steps[0].volleys[1].taken[0].unit.startswith("custom")
 
 
+def test_an_order_naming_a_kind_places_every_unit_of_that_kind(book):
+    """'flagship' is any faction's flagship, 'dreadnought' a Dreadnought II too: the order a
+    player types by kind is the order used, not dropped because the unit has its own entry."""
+    by_kind = play(
+        book,
+        "space",
+        Loaded([1] * 4 + [10] * 2),
+        attacker="sol flagship, 2 cruiser",
+        defender="2 cruiser",
+        attacker_order="flagship",
+    )
+    assert [(t.unit[:4], t.result) for t in by_kind.steps[0].volleys[1].taken] == [
+        ("제네시스", "sustained"),
+        ("제네시스", "destroyed"),
+    ]
+    upgraded = play(
+        book,
+        "space",
+        Loaded([1] * 3 + [10] * 2),
+        attacker="1 dreadnought ii, 2 cruiser",
+        defender="2 cruiser",
+        attacker_order="dreadnought",
+    )
+    assert [t.result for t in upgraded.steps[0].volleys[1].taken] == ["sustained", "destroyed"]
+    assert upgraded.steps[0].volleys[1].taken[1].unit.startswith("노급 전함 II")
+
+
 def test_an_unknown_unit_in_an_order_is_told_to_name_the_sides_units_not_to_add_one(book):
     with pytest.raises(UserError) as refused:
         play(book, "space", Dice(1), attacker="2 cruiser, 1 carrier", defender="1 destroyer", attacker_order="foobar")

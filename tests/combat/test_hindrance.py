@@ -1,0 +1,151 @@
+"""A unit that hinders the other side only while it is in the system: the Mentak flagship (other
+players' ships cannot use Sustain Damage), the Mentak mech (the same for ground forces on its
+planet) and the Quietus with an active breach (other players' units lose their unit abilities).
+Once it is destroyed, the other side's units are themselves again from the next round.
+
+Checked against a small solver written here from the card texts alone (a fight as the list of
+each side's units in loss order, rounds until one side is gone), and against the seeded dice."""
+
+from __future__ import annotations
+
+from functools import cache
+from itertools import product
+from typing import NamedTuple
+
+import pytest
+
+from tabletop.combat import odds
+from tabletop.combat.commands import build_fight
+from tabletop.combat.resolver import resolve
+from tabletop.combat.units import unit_book
+from tabletop.core.dice import Dice
+from tests.combat.test_faction_effects import agree_with_dice
+
+
+@pytest.fixture(scope="module")
+def book():
+    return unit_book("ti4")
+
+
+def fight(book, kind, **options):
+    return build_fight(kind, options, book)
+
+
+def hit_chances(dice: tuple[int, ...]) -> list[float]:
+    """The distribution of hits of dice needing these values (a d10 hits at or above it)."""
+    dist = [1.0]
+    for value in dice:
+        p = (11 - value) / 10
+        out = [0.0] * (len(dist) + 1)
+        for h, q in enumerate(dist):
+            out[h] += q * (1 - p)
+            out[h + 1] += q * p
+        dist = out
+    return dist
+
+
+class Piece(NamedTuple):
+    """A unit as the cards describe it for this solver."""
+
+    value: int  # a die hits at or above it
+    dice: int
+    sustain: bool = False
+    hinders: bool = False  # the other side cannot use Sustain Damage while it lives
+    damaged: bool = False
+
+
+def attacker_wins(attacker: tuple[Piece, ...], defender: tuple[Piece, ...]) -> float:
+    """The attacker's chance to win a combat of these sides, each listed in the order its
+    player loses them. A hit is first cancelled by an undamaged unit that may sustain (none while
+    a hindering unit of the other side is alive at the round's start), then destroys the first
+    unit left."""
+
+    def take(units: tuple[Piece, ...], hits: int, allowed: bool) -> tuple[Piece, ...]:
+        left = list(units)
+        while hits and left:
+            able = [i for i, u in enumerate(left) if u.sustain and not u.damaged]
+            if allowed and able:
+                left[able[-1]] = left[able[-1]]._replace(damaged=True)
+            else:
+                left.pop(0)
+            hits -= 1
+        return tuple(left)
+
+    @cache
+    def win(a: tuple[Piece, ...], d: tuple[Piece, ...]) -> float:
+        if not a or not d:
+            return float(bool(a))
+        rolls_a = hit_chances(tuple(u.value for u in a for _ in range(u.dice)))
+        rolls_d = hit_chances(tuple(u.value for u in d for _ in range(u.dice)))
+        free_a, free_d = not any(u.hinders for u in d), not any(u.hinders for u in a)
+        total = 0.0
+        for (ha, pa), (hd, pd) in product(enumerate(rolls_a), enumerate(rolls_d)):
+            if ha or hd:
+                total += pa * pd * win(take(a, hd, free_a), take(d, ha, free_d))
+        return total / (1 - rolls_a[0] * rolls_d[0])
+
+    return win(attacker, defender)
+
+
+CRUISER, DREADNOUGHT, MECH, INFANTRY = Piece(7, 1), Piece(5, 1, True), Piece(6, 1, True), Piece(8, 1)
+CASES = [  # (kind, attacker, its loss order, defender, the same as Pieces)
+    (
+        "space",
+        "mentak flagship, 2 cruiser",
+        "mentak flagship",
+        "2 dreadnought",
+        (Piece(7, 2, True, True), CRUISER, CRUISER),
+        (DREADNOUGHT,) * 2,
+    ),
+    (
+        "space",
+        "quietus, active breach, 2 cruiser",
+        "quietus",
+        "2 dreadnought",
+        (Piece(5, 2, True, True), CRUISER, CRUISER),
+        (DREADNOUGHT,) * 2,
+    ),
+    ("ground", "mentak mech, 2 infantry", "mentak mech", "2 mech", (Piece(6, 1, True, True), INFANTRY, INFANTRY), (MECH, MECH)),
+]
+
+
+@pytest.mark.parametrize(("kind", "attacker", "order", "defender", "pieces_a", "pieces_d"), CASES)
+def test_the_other_side_is_itself_again_once_the_hindering_unit_is_destroyed(
+    book, kind, attacker, order, defender, pieces_a, pieces_d
+):
+    """Lost first, the hindering unit dies while its side fights on: the exact odds are the cards'
+    (to 1e-9), strictly between a hindrance for the whole combat and none at all."""
+    exact = odds.solve(fight(book, kind, attacker=attacker, attacker_order=order, defender=defender)).attacker
+    assert exact == pytest.approx(attacker_wins(pieces_a, pieces_d), abs=1e-9)
+    for_good = tuple(p._replace(sustain=False) for p in pieces_d)  # as if it never ended
+    never = tuple(p._replace(hinders=False) for p in pieces_a)
+    assert attacker_wins(never, pieces_d) + 1e-3 < exact < attacker_wins(pieces_a, for_good) - 1e-3
+
+
+def test_the_dice_agree_and_the_log_says_when_the_hindrance_ends(book):
+    """In the seeded battles where the Mentak flagship falls, the defender's dreadnoughts sustain
+    only in the rounds after, and the log says from when."""
+    the_fight = fight(
+        book, "space", attacker="mentak flagship, 3 cruiser", attacker_order="mentak flagship", defender="2 dreadnought"
+    )
+    agree_with_dice(the_fight)
+    ended = 0
+    for seed in range(60):
+        battle = resolve(the_fight, Dice(seed))
+        rounds = [[hit.result for v in step.volleys if v.side == "attacker" for hit in v.taken] for step in battle.steps]
+        gone = next(
+            (
+                i
+                for i, step in enumerate(battle.steps)
+                for v in step.volleys
+                if v.side == "defender"
+                for hit in v.taken
+                if hit.result == "destroyed" and "기함" in hit.unit
+            ),
+            None,
+        )
+        assert all("sustained" not in taken for taken in rounds[: (gone + 1) if gone is not None else len(rounds)])
+        if gone is not None and len(rounds) > gone + 1:
+            ended += 1
+            assert any("멘탁" in note for note in battle.notes)
+    assert ended  # some battles went on after it fell
