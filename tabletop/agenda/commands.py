@@ -19,7 +19,7 @@ from tabletop.agenda.store import AgendaStore
 from tabletop.agenda.view import agenda_reply, audit_pages, history_reply
 from tabletop.agenda.windows import MAX_CARD, WINDOWS
 from tabletop.core import settings
-from tabletop.core.commands import Context, Option, command
+from tabletop.core.commands import Context, NoValues, Values, command, opt
 from tabletop.core.components import InputField, Press
 from tabletop.core.errors import UserError
 from tabletop.core.i18n import t
@@ -84,65 +84,80 @@ def _people(ctx: Context, players, speaker):
     return people, the_speaker
 
 
-@agenda_command(
-    "agenda start",
-    Option("name", required=True, max_length=100),
-    Option("outcomes", max_length=1500),
-    Option("type", choices=TYPES),
-    Option("kind", choices=KINDS),
-    Option("speaker", max_length=100),
-    Option("players", max_length=600),
-    Option("secret", kind="bool"),
-    Option("windows", kind="bool"),
-)
-def start(ctx: Context, name: str, outcomes=None, type=None, kind=None, speaker=None, players=None, secret=False, windows=None):
-    listed = split_outcomes(outcomes)
-    if outcomes is not None and outcomes.strip() and not listed:  # ',,,' names no outcome at all
-        raise UserError(t("agenda.outcomes_empty", value=outcomes.strip()[:40]))
-    people, the_speaker = _people(ctx, players, speaker)
+PEOPLE_MAX_CHARS = 600  # a table's players as mentions or names: eight players fit with room
+# One name typed in an option (a player, an outcome, an agenda): past it a sentence says so at
+# once; the rules check their own limits (MAX_NAME) with theirs.
+NAME_MAX_CHARS = 100
+
+
+@dataclass(frozen=True)
+class NewAgenda(Values):
+    name: str = opt(required=True, max_length=NAME_MAX_CHARS)
+    outcomes: str | None = opt(max_length=1500)  # up to MAX_OUTCOMES names, separated by commas
+    type: str | None = opt(choices=TYPES)
+    kind: str | None = opt(choices=KINDS)
+    speaker: str | None = opt(max_length=NAME_MAX_CHARS)
+    players: str | None = opt(max_length=PEOPLE_MAX_CHARS)
+    secret: bool | None = opt()
+    windows: bool | None = opt()
+
+
+@agenda_command("agenda start", NewAgenda)
+def start(ctx: Context, values: NewAgenda):
+    listed = split_outcomes(values.outcomes)
+    if values.outcomes is not None and values.outcomes.strip() and not listed:  # ',,,' names no outcome at all
+        raise UserError(t("agenda.outcomes_empty", value=values.outcomes.strip()[:40]))
+    people, the_speaker = _people(ctx, values.players, values.speaker)
     agenda = store(ctx).start(
         ctx.guild_id,
         ctx.channel_id,
         me(ctx),
-        name,
+        values.name,
         listed,
-        type,
-        kind,
+        values.type,
+        values.kind,
         the_speaker,
         people,
-        secret,
-        with_windows=windows_default(ctx, windows),
+        bool(values.secret),
+        with_windows=windows_default(ctx, values.windows),
     )
     reply = _updated(agenda, "")
     return reply
 
 
-@agenda_command(
-    "agenda phase",
-    Option("players", required=True, max_length=600),
-    Option("speaker", required=True, max_length=100),
-    Option("windows", kind="bool"),
-    Option("first", max_length=100),
-    Option("second", max_length=100),
-)
-def phase(ctx: Context, players: str, speaker: str, windows=None, first=None, second=None):
+@dataclass(frozen=True)
+class AgendaPhase(Values):
+    players: str = opt(required=True, max_length=PEOPLE_MAX_CHARS)
+    speaker: str = opt(required=True, max_length=NAME_MAX_CHARS)
+    windows: bool | None = opt()
+    first: str | None = opt(max_length=NAME_MAX_CHARS)  # the agendas' names, as agenda start's
+    second: str | None = opt(max_length=NAME_MAX_CHARS)
+
+
+@agenda_command("agenda phase", AgendaPhase)
+def phase(ctx: Context, values: AgendaPhase):
     """The whole agenda phase: the first agenda now, the second when it closes, then the
     reminder to ready planets (62.2-62.4)."""
-    people, the_speaker = _people(ctx, players, speaker)
-    names = [first or t("agenda.phase.first"), second or t("agenda.phase.second")]
-    agenda = phases.start(
-        store(ctx), ctx.guild_id, ctx.channel_id, me(ctx), people, the_speaker, windows_default(ctx, windows), names
-    )
+    people, the_speaker = _people(ctx, values.players, values.speaker)
+    names = [values.first or t("agenda.phase.first"), values.second or t("agenda.phase.second")]
+    windows = windows_default(ctx, values.windows)
+    agenda = phases.start(store(ctx), ctx.guild_id, ctx.channel_id, me(ctx), people, the_speaker, windows, names)
     reply = _updated(agenda, t("agenda.phase.started", agenda=agenda.label))
     return reply
 
 
-WINDOW = Option("window", required=True, choices=WINDOWS)
+WINDOW = {"required": True, "choices": WINDOWS}
 
 
-@agenda_command("agenda pass", WINDOW, Option("lock", kind="bool"))
-def pass_(ctx: Context, window: str, lock=False):
-    return pass_window(ctx, _current(ctx).id, window, bool(lock))
+@dataclass(frozen=True)
+class Pass(Values):
+    window: str = opt(**WINDOW)
+    lock: bool | None = opt()
+
+
+@agenda_command("agenda pass", Pass)
+def pass_(ctx: Context, values: Pass):
+    return pass_window(ctx, _current(ctx).id, values.window, bool(values.lock))
 
 
 def pass_window(ctx: Context, agenda_id: int, window: str | None, lasting: bool) -> AgendaReply:
@@ -154,9 +169,15 @@ def pass_window(ctx: Context, agenda_id: int, window: str | None, lasting: bool)
     return _updated(agenda, t(key, voter=voter.name, window=t(f"agenda.window.{window}"), agenda=agenda.label))
 
 
-@agenda_command("agenda play", WINDOW, Option("card", required=True, max_length=MAX_CARD))
-def play(ctx: Context, window: str, card: str):
-    return play_card(ctx, _current(ctx).id, window, card)
+@dataclass(frozen=True)
+class Play(Values):
+    window: str = opt(**WINDOW)
+    card: str = opt(required=True, max_length=MAX_CARD)
+
+
+@agenda_command("agenda play", Play)
+def play(ctx: Context, values: Play):
+    return play_card(ctx, _current(ctx).id, values.window, values.card)
 
 
 def play_card(ctx: Context, agenda_id: int, window: str | None, card: str) -> AgendaReply:
@@ -183,13 +204,15 @@ def _open_window(ctx: Context, agenda_id: int) -> str:
     return agenda.window
 
 
-@agenda_command(
-    "agenda vote",
-    Option("outcome", required=True, max_length=100),
-    Option("votes", kind="int", required=True, min_value=0, max_value=MAX_VOTES),
-)
-def vote(ctx: Context, outcome: str, votes: int):
-    return cast_vote(ctx, _current(ctx).id, outcome, votes)
+@dataclass(frozen=True)
+class Vote(Values):
+    outcome: str = opt(required=True, max_length=NAME_MAX_CHARS)
+    votes: int = opt(required=True, min_value=0, max_value=MAX_VOTES)
+
+
+@agenda_command("agenda vote", Vote)
+def vote(ctx: Context, values: Vote):
+    return cast_vote(ctx, _current(ctx).id, values.outcome, values.votes)
 
 
 def cast_vote(ctx: Context, agenda_id: int, outcome: str | None, votes: int) -> AgendaReply:
@@ -212,13 +235,18 @@ def cast_vote(ctx: Context, agenda_id: int, outcome: str | None, votes: int) -> 
 
 
 @agenda_command("agenda abstain")
-def abstain(ctx: Context):
+def abstain(ctx: Context, values: NoValues):
     return cast_vote(ctx, _current(ctx).id, None, 0)
 
 
-@agenda_command("agenda predict", Option("outcome", required=True, max_length=100))
-def predict(ctx: Context, outcome: str):
-    return make_prediction(ctx, _current(ctx).id, outcome)
+@dataclass(frozen=True)
+class Prediction(Values):
+    outcome: str = opt(required=True, max_length=NAME_MAX_CHARS)
+
+
+@agenda_command("agenda predict", Prediction)
+def predict(ctx: Context, values: Prediction):
+    return make_prediction(ctx, _current(ctx).id, values.outcome)
 
 
 def make_prediction(ctx: Context, agenda_id: int, outcome: str) -> AgendaReply:
@@ -228,10 +256,15 @@ def make_prediction(ctx: Context, agenda_id: int, outcome: str) -> AgendaReply:
     return _updated(agenda, t("agenda.ack.predict", voter=name, outcome=outcome_label(chosen), agenda=agenda.label))
 
 
-@agenda_command("agenda close", Option("choice", max_length=100))
-def close(ctx: Context, choice=None):
+@dataclass(frozen=True)
+class Close(Values):
+    choice: str | None = opt(max_length=NAME_MAX_CHARS)  # the speaker's choice among tied outcomes
+
+
+@agenda_command("agenda close", Close)
+def close(ctx: Context, values: Close):
     s = store(ctx)
-    agenda = s.close(_current(ctx).id, me(ctx), ctx.is_admin, choice)
+    agenda = s.close(_current(ctx).id, me(ctx), ctx.is_admin, values.choice)
     winner = outcome_label(agenda.result["winner"]) if agenda.result else ""
     ack = t("agenda.ack.close", agenda=agenda.label, winner=winner)
     following, over = phases.advance(s, agenda, me(ctx))
@@ -254,19 +287,24 @@ def ready_rule(ctx: Context) -> str:
 
 
 @agenda_command("agenda cancel")
-def cancel(ctx: Context):
+def cancel(ctx: Context, values: NoValues):
     s = store(ctx)
     agenda = s.cancel(_current(ctx).id, me(ctx), ctx.is_admin)
     phases.end(s, agenda)
     return _updated(agenda, t("agenda.ack.cancel", agenda=agenda.label))
 
 
-@agenda_command("agenda show", Option("id", kind="int", min_value=1, max_value=MAX_AGENDA_ID), private=True)
-def show(ctx: Context, id=None):
+@dataclass(frozen=True)
+class Which(Values):
+    id: int | None = opt(min_value=1, max_value=MAX_AGENDA_ID)
+
+
+@agenda_command("agenda show", Which, private=True)
+def show(ctx: Context, values: Which):
     _readable(ctx)
     s = store(ctx)
-    if id:
-        agenda = s.get(id)
+    if values.id:
+        agenda = s.get(values.id)
     else:  # the open agenda, else the channel's last one (a closed agenda's result stays reachable)
         agenda = s.current(ctx.guild_id, ctx.channel_id) or next(iter(s.history(ctx.guild_id, ctx.channel_id, 1)), None)
     if agenda is None or agenda.guild_id != str(ctx.guild_id):
@@ -275,7 +313,7 @@ def show(ctx: Context, id=None):
 
 
 @agenda_command("agenda history", private=True)
-def history(ctx: Context):
+def history(ctx: Context, values: NoValues):
     _readable(ctx)
     return history_reply(store(ctx).history(ctx.guild_id, ctx.channel_id))
 

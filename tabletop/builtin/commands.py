@@ -3,8 +3,10 @@ choice of game, and /help."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from tabletop.core import settings as settings_
-from tabletop.core.commands import COMMANDS, CONTENT_OPTION, Context, Option, command, description_key
+from tabletop.core.commands import COMMANDS, CONTENT, Context, Values, command, description_key, opt
 from tabletop.core.errors import UserError
 from tabletop.core.i18n import t
 from tabletop.core.render import CONTENT_MAX, Embed, Reply, chunk_lines
@@ -14,29 +16,24 @@ from tabletop.rules.commands import GAME
 from tabletop.rules.compendium import compendium_of
 
 
-@command(
-    "settings",
-    Option("chat", kind="bool"),
-    GAME,
-    Option("timezone", max_length=64),
-    Option("agenda_windows", kind="bool"),
-    CONTENT_OPTION,
-    admin=True,  # in a server its managers'; in a DM or group DM the asker's own settings
-)
-def settings(
-    ctx: Context,
-    chat: bool | None = None,
-    game: str | None = None,
-    timezone: str | None = None,
-    agenda_windows: bool | None = None,
-    content: str | None = None,
-):
+@dataclass(frozen=True)
+class Settings(Values):
+    chat: bool | None = opt()
+    game: str | None = opt(**GAME)
+    timezone: str | None = opt(max_length=64)  # the longest IANA zone names are about 30
+    agenda_windows: bool | None = opt()
+    content: str | None = opt(**CONTENT)
+
+
+@command("settings", Settings, admin=True)  # in a server its managers'; in a DM or group DM the asker's own
+def settings(ctx: Context, values: Settings):
     """Server settings: chat mode on/off, the default game, the time zone for times shown, and
     whether agendas open with the when and after windows, and the content combat reads units
     for. Without options: show them. A bad
     value changes nothing (all are checked first)."""
-    zone = check_zone(timezone) if timezone is not None else None  # every value checked
-    game = answers.check_game(compendium_of(ctx), game) if game is not None else None  # before any is written
+    chat, agenda_windows, content = values.chat, values.agenda_windows, values.content
+    zone = check_zone(values.timezone) if values.timezone is not None else None  # every value checked
+    game = answers.check_game(compendium_of(ctx), values.game) if values.game is not None else None  # before any is written
     changes: list[tuple[settings_.Setting, object]] = []
     lines = []
     if content is not None:  # a choice: the table of options checked it
@@ -72,10 +69,16 @@ def settings(
     return Reply(embeds=[Embed(description="\n".join(lines))], ephemeral=True)
 
 
-@command("game", Option("name", autocomplete="game", max_length=50), console_only=True)
-def game(ctx: Context, name: str | None = None):
+@dataclass(frozen=True)
+class GameChoice(Values):
+    name: str | None = opt(**GAME)
+
+
+@command("game", GameChoice, console_only=True)
+def game(ctx: Context, values: GameChoice):
     """Console: which game's rules /rule and /search look up. With a name (an id or a name in
     any language) it switches; without one it shows the current game and the list."""
+    name = values.name
     if name:
         ctx.game = answers.check_game(compendium_of(ctx), name)
     current = ctx.compendium.packs[ctx.default_game()]
@@ -84,14 +87,19 @@ def game(ctx: Context, name: str | None = None):
     return Reply(content=head + "\n" + listing)
 
 
-@command("help", Option("command", max_length=40), console_only=True)
-def help_(ctx: Context, command: str | None = None):
+@dataclass(frozen=True)
+class HelpTopic(Values):
+    command: str | None = opt(max_length=40)  # a command's name: the longest is "agenda history"
+
+
+@command("help", HelpTopic, console_only=True)
+def help_(ctx: Context, values: HelpTopic):
     """Every command with its options, and the console's own ways: bare questions, ?, as NAME:,
     numbered buttons, the unit grammar. With a command's name (/help rule, /help agenda): that
     command and its subcommands only."""
     lines = []
-    if command:
-        wanted = command.strip().lstrip("/").lower()
+    if values.command:
+        wanted = values.command.strip().lstrip("/").lower()
         found = [c for c in COMMANDS.values() if c.name == wanted or c.name.startswith(wanted + " ")]
         if not found:
             raise UserError(t("error.unknown_command", command=wanted[:40]))

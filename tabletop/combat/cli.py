@@ -10,11 +10,11 @@ from pathlib import Path
 
 from tabletop.combat import odds as exact
 from tabletop.combat.chart import odds_chart
-from tabletop.combat.commands import build_fight, fight, unit_book
+from tabletop.combat.commands import Bombardment, DiceRoll, FightValues, GroundFight, Invasion, build_fight, fight, unit_book
 from tabletop.combat.report import battle_pages, odds_pages, roll_pages
 from tabletop.core import arguments
 from tabletop.core.commands import COMMANDS
-from tabletop.core.dice import parse_seed, roll_expression
+from tabletop.core.dice import Seeded, parse_seed, roll_expression
 from tabletop.core.errors import UserError
 from tabletop.core.i18n import t
 from tabletop.core.settings import CONTENTS
@@ -46,18 +46,18 @@ def add_parsers(sub, run_combat, run_roll, run_odds) -> None:
     p.set_defaults(func=run_roll)
 
 
-def _options(args) -> dict:
-    """The fight's options as the table checks them (the seed apart: parse_seed reads it)."""
-    options = arguments.values(COMMANDS[args.table_command], args)
-    options.pop("seed", None)
-    return options
+def _values(args) -> FightValues:
+    """The fight's values as the table checks them (a dice command's seed included)."""
+    values = arguments.values(COMMANDS[args.table_command], args)
+    assert isinstance(values, GroundFight | Bombardment | Invasion)
+    return values
 
 
 def main(args) -> int:
     try:
-        seed = parse_seed(args.seed)
-        options = _options(args)
-        battle = fight(args.kind, options, unit_book(options.get("content") or CONTENTS[0]), seed)
+        values = _values(args)
+        seed = parse_seed(values.seed if isinstance(values, Seeded) else None)
+        battle = fight(args.kind, values, unit_book(values.content or CONTENTS[0]), seed)
     except UserError as exc:
         print(exc.message, file=sys.stderr)
         return 1
@@ -70,8 +70,8 @@ def main(args) -> int:
 
 def odds_main(args) -> int:
     try:
-        options = _options(args)
-        the_fight = build_fight(args.kind, options, unit_book(options.get("content") or CONTENTS[0]))
+        values = _values(args)
+        the_fight = build_fight(args.kind, values, unit_book(values.content or CONTENTS[0]))
         result = exact.solve(the_fight)
     except UserError as exc:
         print(exc.message, file=sys.stderr)
@@ -95,8 +95,9 @@ def odds_main(args) -> int:
 
 def roll_main(args) -> int:
     try:
-        dice = arguments.values(COMMANDS["roll"], args)["dice"]
-        result = roll_expression(dice, parse_seed(args.seed))
+        values = arguments.values(COMMANDS["roll"], args)
+        assert isinstance(values, DiceRoll)
+        result = roll_expression(values.dice, parse_seed(values.seed))
     except UserError as exc:
         print(exc.message, file=sys.stderr)
         return 1

@@ -8,6 +8,9 @@ same battle with a new seed, and "odds" can open the full breakdown, even after 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
 
 from tabletop.combat import odds as exact
 from tabletop.combat import transforms, units
@@ -28,17 +31,20 @@ from tabletop.combat.unitdata import DESCRIPTIVE, EFFECT_FIELDS, GROUND_FIGHTS, 
 from tabletop.combat.units import Side, UnitBook, parse_order, parse_side
 from tabletop.core import settings
 from tabletop.core.commands import (
-    CONTENT_OPTION,
+    COMMANDS,
+    CONTENT,
     Context,
-    Option,
+    Values,
     again_id,
     command,
+    convert,
     dispatch,
     log_roll,
     logged_command,
+    opt,
 )
 from tabletop.core.components import NUMBER, Component, Press
-from tabletop.core.dice import SEED, Dice, parse_seed, roll_expression
+from tabletop.core.dice import SEED, Dice, Seeded, parse_seed, roll_expression
 from tabletop.core.errors import UserError
 from tabletop.core.i18n import t
 from tabletop.core.render import Attachment, Paged
@@ -50,24 +56,86 @@ ORDER_MAX_CHARS = 200  # a loss order names unit types: a few words
 UNIT_PROBLEMS_SHOWN = 5  # the first few say what to fix; `python bot.py build` lists them all
 
 
-def side(name: str, required: bool = False, help: str = "") -> Option:
-    return Option(name, required=required, max_length=SIDE_MAX_CHARS, help=help or f"opt.combat.{name}.desc")
+def side(name: str, required: bool = False, help: str = "") -> Any:
+    return opt(required=required, max_length=SIDE_MAX_CHARS, help=help or f"opt.combat.{name}.desc")
 
 
-def modifier(name: str) -> Option:
-    return Option(name, kind="int", min_value=-MAX_MODIFIER, max_value=MAX_MODIFIER, help="opt.combat.mod.desc")
+def modifier() -> Any:
+    return opt(min_value=-MAX_MODIFIER, max_value=MAX_MODIFIER, help="opt.combat.mod.desc")
 
 
-def order(name: str) -> Option:
-    return Option(name, max_length=ORDER_MAX_CHARS, help="opt.combat.order.desc")
+def order() -> Any:
+    return opt(max_length=ORDER_MAX_CHARS, help="opt.combat.order.desc")
 
 
-RETREAT = Option("retreat", max_length=30, one_word=True, help="opt.combat.retreat.desc")
-SHIELD = Option("shield", kind="bool", help="opt.combat.shield.desc")
-# The content the table plays (Thunder's Edge reprints); without it, the server's setting.
-CONTENT = CONTENT_OPTION
-# "Fight N rounds, then decide": the combat stops after this round, whatever is left.
-ROUNDS = Option("rounds", kind="int", min_value=1, max_value=MAX_ROUNDS, help="opt.combat.rounds.desc")
+def rounds() -> Any:
+    """ "Fight N rounds, then decide": the combat stops after this round, whatever is left."""
+    return opt(min_value=1, max_value=MAX_ROUNDS, help="opt.combat.rounds.desc")
+
+
+@dataclass(frozen=True)
+class GroundFight(Values):
+    attacker: str = side("attacker", required=True, help="opt.combat.side.desc")
+    defender: str = side("defender", required=True, help="opt.combat.side.desc")
+    attacker_mod: int | None = modifier()
+    defender_mod: int | None = modifier()
+    attacker_order: str | None = order()
+    defender_order: str | None = order()
+    rounds: int | None = rounds()
+    content: str | None = opt(**CONTENT)  # the content the table plays; without it, the server's setting
+
+
+@dataclass(frozen=True)
+class SpaceFight(GroundFight):
+    retreat: str | None = opt(max_length=30, one_word=True, help="opt.combat.retreat.desc")  # attacker@2
+
+
+@dataclass(frozen=True)
+class Bombardment(Values):
+    units: str = side("units", required=True)
+    target: str = side("target", required=True)
+    shield: bool | None = opt(help="opt.combat.shield.desc")
+    target_order: str | None = order()
+    content: str | None = opt(**CONTENT)
+
+
+@dataclass(frozen=True)
+class Invasion(Values):
+    ships: str = side("ships", required=True)
+    landing: str = side("landing", required=True)
+    defender: str | None = side("defender")  # none: only structures (pds:) defend the planet
+    pds: str | None = side("pds")
+    shield: bool | None = opt(help="opt.combat.shield.desc")
+    attacker_mod: int | None = modifier()
+    defender_mod: int | None = modifier()
+    landing_order: str | None = order()
+    defender_order: str | None = order()
+    rounds: int | None = rounds()
+    content: str | None = opt(**CONTENT)
+
+
+# the dice commands' values: a fight's, then the seed (the last option on every front end)
+@dataclass(frozen=True)
+class SpaceRoll(Seeded, SpaceFight):
+    pass
+
+
+@dataclass(frozen=True)
+class GroundRoll(Seeded, GroundFight):
+    pass
+
+
+@dataclass(frozen=True)
+class BombardmentRoll(Seeded, Bombardment):
+    pass
+
+
+@dataclass(frozen=True)
+class InvasionRoll(Seeded, Invasion):
+    pass
+
+
+FightValues = GroundFight | Bombardment | Invasion
 
 
 def unit_book(content: str = settings.CONTENTS[0]) -> UnitBook:
@@ -101,80 +169,108 @@ def parse_retreat(spec: str | None) -> tuple[str, int] | None:
     return _SIDE_WORDS[m[1].lower()], int(m[2])
 
 
-def _sides(options: dict, book: UnitBook, first: str, second: str, first_order: str, second_order: str) -> tuple[Side, Side]:
-    a = parse_side(options[first], book, first)
-    d = parse_side(options[second], book, second)
-    a.order = parse_order(options.get(first_order), book, a)
-    d.order = parse_order(options.get(second_order), book, d)
-    a = with_modifier(a, check_modifier(options.get("attacker_mod") or 0, "attacker_mod"))
-    d = with_modifier(d, check_modifier(options.get("defender_mod") or 0, "defender_mod"))
+def _sides(values: GroundFight, book: UnitBook) -> tuple[Side, Side]:
+    a = parse_side(values.attacker, book, "attacker")
+    d = parse_side(values.defender, book, "defender")
+    a.order = parse_order(values.attacker_order, book, a)
+    d.order = parse_order(values.defender_order, book, d)
+    a = with_modifier(a, check_modifier(values.attacker_mod or 0, "attacker_mod"))
+    d = with_modifier(d, check_modifier(values.defender_mod or 0, "defender_mod"))
     return a, d
+
+
+def fight_values(kind: str, options: Mapping[str, object]) -> FightValues:
+    """A fight's values from options by name, converted and checked as /combat's are (the
+    command line's and the tests' way in)."""
+    cmd = COMMANDS[f"combat {kind}"]
+    values = cmd.values(**convert(cmd, {k: v for k, v in options.items() if v is not None}))
+    assert isinstance(values, GroundFight | Bombardment | Invasion)
+    return values
 
 
 MAX_PDS_PER_PLANET = 2  # 89.3: each planet can have at most two PDS
 
 
-def build_fight(kind: str, options: dict, book: UnitBook) -> Fight:
-    """A fight from its command options; the dice, the odds, the CLI, the console and Discord
-    all come here, so the same words mean the same battle everywhere."""
-    if kind == "space":
-        a, d = _sides(options, book, "attacker", "defender", "attacker_order", "defender_order")
-        for name, s in (("attacker", a), ("defender", d)):
-            if not any(u.ship for u in s.units):
-                raise UserError(t("combat.no_ships", field=name))
-        fight = Fight("space", a, d, retreat=parse_retreat(options.get("retreat")))
-    elif kind == "ground":
-        a, d = _sides(options, book, "attacker", "defender", "attacker_order", "defender_order")
+def build_fight(kind: str, values: FightValues | Mapping[str, object], book: UnitBook) -> Fight:
+    """A fight from its command's values (or options by name, converted as typed); the dice,
+    the odds, the CLI, the console and Discord all come here, so the same words mean the same
+    battle everywhere."""
+    if not isinstance(values, Values):
+        values = fight_values(kind, values)
+    if kind == "space" and isinstance(values, SpaceFight):
+        fight = _space(values, book)
+    elif kind == "ground" and isinstance(values, GroundFight):
+        a, d = _sides(values, book)
         fight = Fight("ground", a, d)
         if not fight.participants(a, ATTACKER) or not fight.participants(d, DEFENDER):
             raise UserError(t("combat.no_ground_forces"))
-    elif kind == "bombard":
-        ships = parse_side(options["units"], book, "units")
-        target = parse_side(options["target"], book, "target")
-        target.order = parse_order(options.get("target_order"), book, target)
-        if not any(u.bombardment for u in ships.units) and not ships.effects.blitz:
-            raise UserError(t("combat.no_bombardment"))
-        fight = Fight("bombard", ships, target, shield=bool(options.get("shield")))
-    elif kind == "invade":
-        ships = parse_side(options["ships"], book, "ships")
-        if not any(u.ship for u in ships.units):  # ground forces land from ships (75)
-            raise UserError(t("combat.landing_needs_ships"))
-        if not (options.get("defender") or "").strip():  # only structures defend the planet
-            options = {**options, "defender": ""}
-        landing = parse_side(options["landing"], book, "landing")
-        defender = parse_side(options["defender"], book, "defender") if options["defender"] else Side(units=[])
-        landing.order = parse_order(options.get("landing_order"), book, landing)
-        defender.order = parse_order(options.get("defender_order"), book, defender)
-        landing = with_modifier(landing, check_modifier(options.get("attacker_mod") or 0, "attacker_mod"))
-        defender = with_modifier(defender, check_modifier(options.get("defender_mod") or 0, "defender_mod"))
-        landing.effects, landing.effect_names = _merged_effects(ships, landing)
-        if options.get("pds"):
-            structures = parse_side(options["pds"], book, "pds")
-            wrong = [u for u in structures.units if not (u.space_cannon or u.structure)]
-            if wrong:
-                raise UserError(t("combat.pds_only", unit=wrong[0].name()))
-            defender.units += structures.units
-            for eid in structures.effect_ids:  # named with the structures (lightrail ordnance): the defender's
-                if eid not in defender.effect_ids:
-                    defender.effects.add(book.effects[eid])
-                    defender.effect_names.append(book.effect_label(eid))
-                    defender.effect_ids.append(eid)
-        pds = sum(u.type == "pds" for u in defender.units)
-        if pds > MAX_PDS_PER_PLANET:
-            raise UserError(t("combat.too_many_pds", count=pds, limit=MAX_PDS_PER_PLANET))
-        not_ground = [u for u in landing.units if not u.ground and u.type != "fighter"]
-        if not_ground:
-            raise UserError(t("combat.not_ground_force", unit=not_ground[0].name()))
-        fight = Fight("invade", landing, defender, ships=ships, shield=bool(options.get("shield")))
+    elif kind == "bombard" and isinstance(values, Bombardment):
+        fight = _bombardment(values, book)
+    elif kind == "invade" and isinstance(values, Invasion):
+        fight = _invasion(values, book)
     else:
         raise ValueError(kind)
-    if kind != "bombard" and options.get("rounds") is not None:
-        fight.stop_after = int(options["rounds"])
+    if not isinstance(values, Bombardment) and values.rounds is not None:
+        fight.stop_after = values.rounds
     fight.content = book.content
     fight.notes = fight.attacker.notes + fight.defender.notes + (fight.ships.notes if fight.ships else [])
     fight.notes += named_effects_checked(fight, book) + before_the_fight(fight)
     fight.notes += idle_effects(fight)
     return fight
+
+
+def _space(values: SpaceFight, book: UnitBook) -> Fight:
+    a, d = _sides(values, book)
+    for name, s in (("attacker", a), ("defender", d)):
+        if not any(u.ship for u in s.units):
+            raise UserError(t("combat.no_ships", field=name))
+    return Fight("space", a, d, retreat=parse_retreat(values.retreat))
+
+
+def _bombardment(values: Bombardment, book: UnitBook) -> Fight:
+    ships = parse_side(values.units, book, "units")
+    target = parse_side(values.target, book, "target")
+    target.order = parse_order(values.target_order, book, target)
+    if not any(u.bombardment for u in ships.units) and not ships.effects.blitz:
+        raise UserError(t("combat.no_bombardment"))
+    return Fight("bombard", ships, target, shield=bool(values.shield))
+
+
+def _invasion(values: Invasion, book: UnitBook) -> Fight:
+    ships = parse_side(values.ships, book, "ships")
+    if not any(u.ship for u in ships.units):  # ground forces land from ships (75)
+        raise UserError(t("combat.landing_needs_ships"))
+    landing = parse_side(values.landing, book, "landing")
+    typed = (values.defender or "").strip()  # empty: only structures defend the planet
+    defender = parse_side(typed, book, "defender") if typed else Side(units=[])
+    landing.order = parse_order(values.landing_order, book, landing)
+    defender.order = parse_order(values.defender_order, book, defender)
+    landing = with_modifier(landing, check_modifier(values.attacker_mod or 0, "attacker_mod"))
+    defender = with_modifier(defender, check_modifier(values.defender_mod or 0, "defender_mod"))
+    landing.effects, landing.effect_names = _merged_effects(ships, landing)
+    if values.pds:
+        _add_structures(defender, parse_side(values.pds, book, "pds"), book)
+    pds = sum(u.type == "pds" for u in defender.units)
+    if pds > MAX_PDS_PER_PLANET:
+        raise UserError(t("combat.too_many_pds", count=pds, limit=MAX_PDS_PER_PLANET))
+    not_ground = [u for u in landing.units if not u.ground and u.type != "fighter"]
+    if not_ground:
+        raise UserError(t("combat.not_ground_force", unit=not_ground[0].name()))
+    return Fight("invade", landing, defender, ships=ships, shield=bool(values.shield))
+
+
+def _add_structures(defender: Side, structures: Side, book: UnitBook) -> None:
+    """An invasion's `pds:`: the planet's structures join its defender, and the effects named
+    with them (lightrail ordnance) are the defender's."""
+    wrong = [u for u in structures.units if not (u.space_cannon or u.structure)]
+    if wrong:
+        raise UserError(t("combat.pds_only", unit=wrong[0].name()))
+    defender.units += structures.units
+    for eid in structures.effect_ids:
+        if eid not in defender.effect_ids:
+            defender.effects.add(book.effects[eid])
+            defender.effect_names.append(book.effect_label(eid))
+            defender.effect_ids.append(eid)
 
 
 def named_effects_checked(fight: Fight, book: UnitBook) -> list[str]:
@@ -224,9 +320,9 @@ def _merged_effects(ships: Side, landing: Side):
     return ships.effects, list(ships.effect_names)
 
 
-def fight(kind: str, options: dict, book: UnitBook, seed: int) -> Battle:
-    """Roll a battle from its command options (with its exact odds when they can be had)."""
-    battle_fight = build_fight(kind, options, book)
+def fight(kind: str, values: FightValues | Mapping[str, object], book: UnitBook, seed: int) -> Battle:
+    """Roll a battle from its command's values (with its exact odds when they can be had)."""
+    battle_fight = build_fight(kind, values, book)
     battle = resolve(battle_fight, Dice(seed))
     if kind != "bombard":
         try:
@@ -236,19 +332,20 @@ def fight(kind: str, options: dict, book: UnitBook, seed: int) -> Battle:
     return battle
 
 
-def with_content(ctx: Context, options: dict) -> dict:
-    """The options with the content the table plays: the command's, else the server's setting.
+def with_content(ctx: Context, values: FightValues) -> FightValues:
+    """The values with the content the table plays: the command's, else the server's setting.
     Written into the options logged, so a replay reads the same units whatever the setting is then."""
-    if options.get("content"):
-        return options
-    return {**options, "content": settings.read(ctx.state, ctx.guild_id, settings.CONTENT, fallback=True)}
+    if values.content:
+        return values
+    return replace(values, content=settings.read(ctx.state, ctx.guild_id, settings.CONTENT, fallback=True))
 
 
-def _battle(ctx: Context, kind: str, options: dict, seed) -> Paged:
-    seed = parse_seed(seed)
-    options = with_content(ctx, options)
-    battle = fight(kind, options, unit_book(options["content"]), seed)
-    roll_id = log_roll(ctx, f"combat {kind}", options, seed, f"{battle.winner or ''} {battle.control or ''}".strip())
+def _battle(ctx: Context, kind: str, values: FightValues) -> Paged:
+    seed = parse_seed(values.seed if isinstance(values, Seeded) else None)
+    values = with_content(ctx, values)
+    battle = fight(kind, values, unit_book(values.content or settings.CONTENTS[0]), seed)
+    summary = f"{battle.winner or ''} {battle.control or ''}".strip()
+    roll_id = log_roll(ctx, f"combat {kind}", values.given("seed"), seed, summary)
     odds_id = ODDS.id(id=roll_id) if roll_id is not None and kind != "bombard" else None
     return battle_pages(battle, again_id=again_id(roll_id), odds_id=odds_id, swap_id=_swap_id(kind, roll_id))
 
@@ -258,93 +355,64 @@ def _swap_id(kind: str, roll_id: int | None) -> str | None:
     return SWAP.id(id=roll_id) if roll_id is not None and kind in SWAPPABLE else None
 
 
-def odds_answer(ctx: Context, kind: str, options: dict) -> Paged:
+def odds_answer(ctx: Context, kind: str, values: FightValues) -> Paged:
     """/odds: the exact probabilities, the most likely survivors, and a chart."""
-    options = with_content(ctx, options)
-    the_fight = build_fight(kind, options, unit_book(options["content"]))
+    values = with_content(ctx, values)
+    the_fight = build_fight(kind, values, unit_book(values.content or settings.CONTENTS[0]))
     result = exact.solve(the_fight)
     # logged like a roll (no seed: nothing is rolled), so its swap button works after a restart
-    roll_id = log_roll(ctx, f"odds {kind}", options, None, "") if kind in SWAPPABLE else None
+    roll_id = log_roll(ctx, f"odds {kind}", values.given(), None, "") if kind in SWAPPABLE else None
     paged = odds_pages(result, kind, chart=CHART_NAME, swap_id=_swap_id(kind, roll_id))
     paged.files = [Attachment(CHART_NAME, odds_chart(result, t(f"combat.title.{kind}")))]
     return paged
 
 
-GROUND = (
-    side("attacker", required=True, help="opt.combat.side.desc"),
-    side("defender", required=True, help="opt.combat.side.desc"),
-    modifier("attacker_mod"),
-    modifier("defender_mod"),
-    order("attacker_order"),
-    order("defender_order"),
-    ROUNDS,
-    CONTENT,
-)
-SPACE = (*GROUND, RETREAT)
-INVADE = (
-    side("ships", required=True),
-    side("landing", required=True),
-    side("defender"),  # empty: only structures (pds:) defend the planet
-    side("pds"),
-    SHIELD,
-    modifier("attacker_mod"),
-    modifier("defender_mod"),
-    order("landing_order"),
-    order("defender_order"),
-    ROUNDS,
-    CONTENT,
-)
+@command("combat space", SpaceRoll, heavy=True)
+def combat_space(ctx: Context, values: SpaceRoll):
+    return _battle(ctx, "space", values)
 
 
-@command("combat space", *SPACE, SEED, heavy=True)
-def combat_space(ctx: Context, seed=None, **options):
-    return _battle(ctx, "space", options, seed)
+@command("combat ground", GroundRoll, heavy=True)
+def combat_ground(ctx: Context, values: GroundRoll):
+    return _battle(ctx, "ground", values)
 
 
-@command("combat ground", *GROUND, SEED, heavy=True)
-def combat_ground(ctx: Context, seed=None, **options):
-    return _battle(ctx, "ground", options, seed)
+@command("combat bombard", BombardmentRoll, heavy=True)
+def combat_bombard(ctx: Context, values: BombardmentRoll):
+    return _battle(ctx, "bombard", values)
 
 
-@command(
-    "combat bombard",
-    side("units", required=True),
-    side("target", required=True),
-    SHIELD,
-    order("target_order"),
-    CONTENT,
-    SEED,
-    heavy=True,
-)
-def combat_bombard(ctx: Context, seed=None, **options):
-    return _battle(ctx, "bombard", options, seed)
+@command("combat invade", InvasionRoll, heavy=True)
+def combat_invade(ctx: Context, values: InvasionRoll):
+    return _battle(ctx, "invade", values)
 
 
-@command("combat invade", *INVADE, SEED, heavy=True)
-def combat_invade(ctx: Context, seed=None, **options):
-    return _battle(ctx, "invade", options, seed)
+@command("odds space", SpaceFight, heavy=True, deferred=True)
+def odds_space(ctx: Context, values: SpaceFight):
+    return odds_answer(ctx, "space", values)
 
 
-@command("odds space", *SPACE, heavy=True, deferred=True)
-def odds_space(ctx: Context, **options):
-    return odds_answer(ctx, "space", options)
+@command("odds ground", GroundFight, heavy=True, deferred=True)
+def odds_ground(ctx: Context, values: GroundFight):
+    return odds_answer(ctx, "ground", values)
 
 
-@command("odds ground", *GROUND, heavy=True, deferred=True)
-def odds_ground(ctx: Context, **options):
-    return odds_answer(ctx, "ground", options)
+@command("odds invade", Invasion, heavy=True, deferred=True)
+def odds_invade(ctx: Context, values: Invasion):
+    return odds_answer(ctx, "invade", values)
 
 
-@command("odds invade", *INVADE, heavy=True, deferred=True)
-def odds_invade(ctx: Context, **options):
-    return odds_answer(ctx, "invade", options)
+@dataclass(frozen=True)
+class DiceRoll(Values):
+    dice: str = opt(required=True, max_length=50)  # an expression: 3d10>=7, 2d6+1
+    seed: str | None = opt(**SEED)
 
 
-@command("roll", Option("dice", required=True, max_length=50), SEED)
-def roll(ctx: Context, dice: str, seed=None):
-    seed = parse_seed(seed)
-    result = roll_expression(dice, seed)
-    roll_id = log_roll(ctx, "roll", {"dice": dice}, seed, str(result.successes if result.target else result.total))
+@command("roll", DiceRoll)
+def roll(ctx: Context, values: DiceRoll):
+    seed = parse_seed(values.seed)
+    result = roll_expression(values.dice, seed)
+    roll_id = log_roll(ctx, "roll", {"dice": values.dice}, seed, str(result.successes if result.target else result.total))
     return roll_pages(result, again_id=again_id(roll_id))
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import argparse
 
-from tabletop.core.commands import Command, Option, convert, description_key
+from tabletop.core.commands import Command, Option, Values, convert, description_key
 from tabletop.core.i18n import LOCALES, command_text
 
 
@@ -58,8 +58,9 @@ def add_command(sub, cmd: Command, name: str, skip: tuple[str, ...] = (), **help
     return parser
 
 
-def values(cmd: Command, args: argparse.Namespace) -> dict:
-    """The options given, checked and converted by the table (UserError names a bad one)."""
+def values(cmd: Command, args: argparse.Namespace) -> Values:
+    """The command's values from the options given, checked and converted by the table
+    (UserError names a bad one)."""
     given = {o.name: getattr(args, o.name) for o in cmd.options if getattr(args, o.name, None) is not None}
     given = {k: " ".join(v) if isinstance(v, list) else v for k, v in given.items()}  # words as typed
-    return convert(cmd, given)
+    return cmd.values(**convert(cmd, given))

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable
-from dataclasses import dataclass
+import typing
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, fields
+from typing import Any
 
 from tabletop.core import settings
 from tabletop.core.components import NUMBER, Component, Press
@@ -66,16 +68,53 @@ class Option:
     help: str = ""  # its description's catalogue key when shared; else opt.<group>.<name>.desc
 
 
+_SPEC = "option"  # a values field's metadata key: the settings of its Option
+
+
+def opt(**spec: Any) -> Any:
+    """A command's option, declared as a field of its values class: the Option's settings but
+    its name and kind, which the field's name and type give. Not given, it is None."""
+    return field(default=None, metadata={_SPEC: spec})
+
+
+@dataclass(frozen=True)
+class Values:
+    """A command's option values, typed: each command declares a subclass, one field per option
+    (`opt`), which the option parser fills, handlers and stores read, and a replay rebuilds
+    through the same conversion. Its Options (for every front end) are derived from it."""
+
+    def given(self, *leaving_out: str) -> dict[str, Any]:
+        """The options given, by name: what a roll's log keeps to replay the command."""
+        return {f.name: v for f in fields(self) if (v := getattr(self, f.name)) is not None and f.name not in leaving_out}
+
+
+@dataclass(frozen=True)
+class NoValues(Values):
+    """The values of a command without options."""
+
+
+def options_of(values: type[Values]) -> tuple[Option, ...]:
+    """A values class's Options, in its fields' order: the kind from each field's type."""
+    hints = typing.get_type_hints(values)
+    return tuple(Option(f.name, kind=_kind(hints[f.name]), **f.metadata[_SPEC]) for f in fields(values))
+
+
+def _kind(annotation: object) -> str:
+    types = typing.get_args(annotation) or (annotation,)
+    return "bool" if bool in types else "int" if int in types else "str"  # bool first: a bool is an int
+
+
 # The content a table plays, as an option: the combat commands' (else the server's setting) and
 # /settings' (settings.CONTENT).
-CONTENT_OPTION = Option("content", choices=settings.CONTENTS, help="opt.combat.content.desc")
+CONTENT = {"choices": settings.CONTENTS, "help": "opt.combat.content.desc"}
 
 
 @dataclass
 class Command:
     name: str  # "rule", or "agenda vote" for a subcommand
     handler: Callable
-    options: tuple[Option, ...] = ()
+    values: type[Values] = NoValues
+    options: tuple[Option, ...] = ()  # derived from `values`
     console_only: bool = False
     admin: bool = False  # server managers only (Discord: Manage Server)
     guild_only: bool = False  # needs a server's channel (agendas, server settings)
@@ -95,11 +134,12 @@ class Command:
 COMMANDS: dict[str, Command] = {}
 
 
-def command(name: str, *options: Option, **flags: bool):
-    """Declare a command: its options, and flags of Command (admin, heavy, deferred, …)."""
+def command(name: str, values: type[Values] = NoValues, **flags: bool):
+    """Declare a command: its values class (its options), and flags of Command (admin, heavy,
+    deferred, …). Its handler takes (ctx, values)."""
 
     def register(fn):
-        COMMANDS[name] = Command(name, fn, tuple(options), **flags)
+        COMMANDS[name] = Command(name, fn, values, options_of(values), **flags)
         return fn
 
     return register
@@ -119,7 +159,7 @@ def _bool(value: str) -> bool | None:
     return None
 
 
-def convert(cmd: Command, raw: dict[str, str]) -> dict:
+def convert(cmd: Command, raw: Mapping[str, object]) -> dict:
     """Check and convert option values given as text; UserError names the bad option."""
     known = {o.name: o for o in cmd.options}
     values: dict = {}
@@ -181,7 +221,7 @@ def dispatch(ctx: Context, name: str, raw_options: dict[str, str]):
         raise UserError(t("error.server_only"))
     if cmd.admin and not ctx.is_admin:
         raise UserError(t("error.no_permission"))
-    return cmd.handler(ctx, **convert(cmd, raw_options))
+    return cmd.handler(ctx, cmd.values(**convert(cmd, raw_options)))
 
 
 def run(ctx: Context, command_name: str, /, **values):

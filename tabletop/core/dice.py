@@ -12,7 +12,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from tabletop.core import text
-from tabletop.core.commands import Option
+from tabletop.core.commands import Values, opt
 from tabletop.core.errors import UserError
 from tabletop.core.i18n import t
 
@@ -22,7 +22,14 @@ MAX_SIDES = 1000
 MAX_SEED = 2**63 - 1
 # The option every dice command takes to replay a roll: the largest seed has 19 digits, and one
 # more character lets a stray sign through to parse_seed's clear sentence.
-SEED = Option("seed", max_length=len(str(MAX_SEED)) + 1, one_word=True, help="opt.seed.desc")
+SEED = {"max_length": len(str(MAX_SEED)) + 1, "one_word": True, "help": "opt.seed.desc"}
+
+
+@dataclass(frozen=True)
+class Seeded(Values):
+    """The values of a dice command with no option but its seed."""
+
+    seed: str | None = opt(**SEED)
 
 
 def new_seed() -> int:

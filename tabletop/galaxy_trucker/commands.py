@@ -3,8 +3,10 @@ text under the roll, and offer buttons to open the sections these rolls come fro
 
 from __future__ import annotations
 
-from tabletop.core.commands import Context, Option, again_id, command, log_roll
-from tabletop.core.dice import SEED, Dice, parse_seed
+from dataclasses import dataclass
+
+from tabletop.core.commands import Context, Values, again_id, command, log_roll, opt
+from tabletop.core.dice import SEED, Dice, Seeded, parse_seed
 from tabletop.core.i18n import t
 from tabletop.core.render import FIELD_VALUE_MAX, Button, Embed, Paged, escape_md
 from tabletop.galaxy_trucker.dice import GAME, Incoming, parse_incoming, roll_incoming, roll_sabotage
@@ -64,18 +66,25 @@ def sabotage_pages(attempts, seed: int, again_id: str | None, quote=None) -> Pag
     return _pages("gt.sabotage.title", lines, seed, again_id, quote, "sabotage", "gt.rules.sabotage")
 
 
-@command("gt meteor", Option("incoming", max_length=300), SEED)
-def gt_meteor(ctx: Context, incoming: str | None = None, seed=None):
+@dataclass(frozen=True)
+class Meteors(Values):
+    incoming: str | None = opt(max_length=300)  # a card's list of meteors and shots, as printed
+    seed: str | None = opt(**SEED)
+
+
+@command("gt meteor", Meteors)
+def gt_meteor(ctx: Context, values: Meteors):
+    incoming = values.incoming
     items = parse_incoming(incoming)
-    seed = parse_seed(seed)
+    seed = parse_seed(values.seed)
     roll_incoming(items, Dice(seed))
     roll_id = log_roll(ctx, "gt meteor", {"incoming": incoming} if incoming else {}, seed, " ".join(str(i.line) for i in items))
     return meteor_pages(items, seed, again_id(roll_id), rules_field(ctx, "meteor-swarm"))
 
 
-@command("gt sabotage", SEED)
-def gt_sabotage(ctx: Context, seed=None):
-    seed = parse_seed(seed)
+@command("gt sabotage", Seeded)
+def gt_sabotage(ctx: Context, values: Seeded):
+    seed = parse_seed(values.seed)
     attempts = roll_sabotage(Dice(seed))
     roll_id = log_roll(ctx, "gt sabotage", {}, seed, " ".join(f"{sum(c)}/{sum(r)}" for c, r in attempts))
     return sabotage_pages(attempts, seed, again_id(roll_id), rules_field(ctx, "sabotage"))

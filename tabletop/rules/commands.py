@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from tabletop.core.commands import Context, Option, command
+from dataclasses import dataclass
+
+from tabletop.core.commands import Context, Values, command, opt
 from tabletop.core.components import SLUG, Component, Press
 from tabletop.core.errors import UserError
 from tabletop.core.i18n import t
@@ -10,27 +12,33 @@ from tabletop.core.render import Button, Reply
 from tabletop.rules import answers
 from tabletop.rules.compendium import compendium_of
 
-QUERY = Option("query", required=True, autocomplete="rule", max_length=200)
-GAME = Option("game", autocomplete="game", max_length=50)
-PRIVATE = Option("private", kind="bool")
+QUERY_MAX_CHARS = 200  # a question, not an essay: the search reads this much (search.MAX_QUERY_CHARS)
+GAME = {"autocomplete": "game", "max_length": 50}  # a pack's id or name in any language
 
 
-@command("rule", QUERY, GAME, PRIVATE)
-def rule(ctx: Context, query: str, game: str | None = None, private: bool = False):
-    return answers.lookup(compendium_of(ctx), query, game or ctx.default_game())
+@dataclass(frozen=True)
+class Question(Values):
+    query: str = opt(required=True, autocomplete="rule", max_length=QUERY_MAX_CHARS)
+    game: str | None = opt(**GAME)
+    private: bool | None = opt()
 
 
-@command("search", QUERY, GAME, PRIVATE)
-def search(ctx: Context, query: str, game: str | None = None, private: bool = False):
-    reply = answers.search_reply(compendium_of(ctx), query, game or ctx.default_game())
-    reply.ephemeral = private
+@command("rule", Question)
+def rule(ctx: Context, values: Question):
+    return answers.lookup(compendium_of(ctx), values.query, values.game or ctx.default_game())
+
+
+@command("search", Question)
+def search(ctx: Context, values: Question):
+    reply = answers.search_reply(compendium_of(ctx), values.query, values.game or ctx.default_game())
+    reply.ephemeral = bool(values.private)
     return reply
 
 
 # A rule found for a message (Discord's "find the rule" on any message) is shown to the asker
 # first; this button posts it for the whole table. The rule rides in the custom_id ("-": none).
 POST_RULE = Component("rule.post", "post:{game}:{section}:{rule}", show="public", game=SLUG, section=SLUG, rule=r"[\w.-]{1,12}")
-MESSAGE_TEXT_MAX = QUERY.max_length or 200  # a message is read as a question of /rule's length
+MESSAGE_TEXT_MAX = QUERY_MAX_CHARS  # a message is read as a question of /rule's length
 
 
 def for_message(ctx: Context, text: str) -> answers.RuleAnswer | Reply:
