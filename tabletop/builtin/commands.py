@@ -3,75 +3,90 @@ choice of game, and /help."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from tabletop.core import settings as settings_
-from tabletop.core.commands import COMMANDS, CONTENT, Context, Values, command, description_key, opt
+from tabletop.core.commands import COMMANDS, Context, Values, command, description_key, opt
 from tabletop.core.errors import UserError
 from tabletop.core.i18n import t
 from tabletop.core.render import CONTENT_MAX, Embed, Reply, chunk_lines
 from tabletop.core.timezones import check_zone
 from tabletop.rules import answers
-from tabletop.rules.commands import GAME
 from tabletop.rules.compendium import compendium_of
 
 
 @dataclass(frozen=True)
-class Settings(Values):
-    chat: bool | None = opt()
-    game: str | None = opt(**GAME)
-    timezone: str | None = opt(max_length=64)  # the longest IANA zone names are about 30
-    agenda_windows: bool | None = opt()
-    content: str | None = opt(**CONTENT)
+class Settings(Values):  # one field per setting, named as it, with the option it carries
+    chat: bool | None = opt(**settings_.CHAT.option)
+    game: str | None = opt(**settings_.GAME.option)
+    timezone: str | None = opt(**settings_.TIMEZONE.option)
+    agenda_windows: bool | None = opt(**settings_.AGENDA_WINDOWS.option)
+    content: str | None = opt(**settings_.CONTENT.option)
+
+
+@dataclass(frozen=True)
+class Changeable:
+    """A setting as /settings changes it: its value checked (a sentence when wrong), and said."""
+
+    setting: settings_.Setting[Any]
+    said: Callable[[Context, Any], str]
+    check: Callable[[Context, Any], Any] = lambda ctx, value: value  # the table of options checked it
+
+
+def _on_off(value: bool) -> str:
+    return t("settings.on" if value else "settings.off")
+
+
+CHANGEABLE = (  # in the order a change is said
+    Changeable(settings_.CONTENT, lambda ctx, v: t("settings.content", content=t(f"choice.content.{v}"))),
+    Changeable(settings_.AGENDA_WINDOWS, lambda ctx, v: t("settings.agenda_windows", state=_on_off(v))),
+    Changeable(settings_.TIMEZONE, lambda ctx, v: t("settings.timezone", zone=v), lambda ctx, v: check_zone(v)),
+    Changeable(
+        settings_.GAME,
+        lambda ctx, v: t("settings.game", game=ctx.compendium.packs[v].name()),
+        lambda ctx, v: answers.check_game(compendium_of(ctx), v),
+    ),
+    Changeable(settings_.CHAT, lambda ctx, v: t("settings.chat", state=_on_off(v))),
+)
 
 
 @command("settings", Settings, admin=True)  # in a server its managers'; in a DM or group DM the asker's own
 def settings(ctx: Context, values: Settings):
     """Server settings: chat mode on/off, the default game, the time zone for times shown, and
     whether agendas open with the when and after windows, and the content combat reads units
-    for. Without options: show them. A bad
-    value changes nothing (all are checked first)."""
-    chat, agenda_windows, content = values.chat, values.agenda_windows, values.content
-    zone = check_zone(values.timezone) if values.timezone is not None else None  # every value checked
-    game = answers.check_game(compendium_of(ctx), values.game) if values.game is not None else None  # before any is written
-    changes: list[tuple[settings_.Setting, object]] = []
-    lines = []
-    if content is not None:  # a choice: the table of options checked it
-        changes.append((settings_.CONTENT, content))
-        lines.append(t("settings.content", content=t(f"choice.content.{content}")))
-    if agenda_windows is not None:
-        changes.append((settings_.AGENDA_WINDOWS, agenda_windows))
-        state = t("settings.on" if agenda_windows else "settings.off")
-        lines.append(t("settings.agenda_windows", state=state))
-    if zone is not None:
-        changes.append((settings_.TIMEZONE, zone))
-        lines.append(t("settings.timezone", zone=zone))
-    if game is not None:
-        changes.append((settings_.GAME, game))
-        lines.append(t("settings.game", game=ctx.compendium.packs[game].name()))
-    if chat is not None:
-        changes.append((settings_.CHAT, chat))
-        lines.append(t("settings.chat", state=t("settings.on" if chat else "settings.off")))
-    if changes:  # all in one transaction: a fault in the store writes none of them
-        settings_.write(ctx.state, ctx.guild_id, *changes)
-    if not lines:
-
-        def switch(setting: settings_.Setting[bool]) -> str:
-            return t("settings.is_on" if settings_.read(ctx.state, ctx.guild_id, setting) else "settings.is_off")
-
-        game_id = settings_.read(ctx.state, ctx.guild_id, settings_.GAME)
-        shown_zone = settings_.read(ctx.state, ctx.guild_id, settings_.TIMEZONE)
-        lines.append(t("settings.show", chat=switch(settings_.CHAT), game=game_id, zone=shown_zone))
-        lines.append(t("settings.show_agenda_windows", state=switch(settings_.AGENDA_WINDOWS)))
-        lines.append(
-            t("settings.show_content", content=t(f"choice.content.{settings_.read(ctx.state, ctx.guild_id, settings_.CONTENT)}"))
-        )
+    for. Without options: show them. A bad value changes nothing: every value is checked
+    before any is written, and all are written in one transaction."""
+    asked = [(c, getattr(values, c.setting.key)) for c in CHANGEABLE if getattr(values, c.setting.key) is not None]
+    changes = [(c, c.check(ctx, value)) for c, value in asked]
+    if changes:
+        settings_.write(ctx.state, ctx.guild_id, *((c.setting, value) for c, value in changes))
+        lines = [c.said(ctx, value) for c, value in changes]
+    else:
+        lines = _shown(ctx)
     return Reply(embeds=[Embed(description="\n".join(lines))], ephemeral=True)
+
+
+def _shown(ctx: Context) -> list[str]:
+    """The server's settings as they are."""
+
+    def read(setting: settings_.Setting[Any]) -> Any:
+        return settings_.read(ctx.state, ctx.guild_id, setting)
+
+    def switch(setting: settings_.Setting[bool]) -> str:
+        return t("settings.is_on" if read(setting) else "settings.is_off")
+
+    return [
+        t("settings.show", chat=switch(settings_.CHAT), game=read(settings_.GAME), zone=read(settings_.TIMEZONE)),
+        t("settings.show_agenda_windows", state=switch(settings_.AGENDA_WINDOWS)),
+        t("settings.show_content", content=t(f"choice.content.{read(settings_.CONTENT)}")),
+    ]
 
 
 @dataclass(frozen=True)
 class GameChoice(Values):
-    name: str | None = opt(**GAME)
+    name: str | None = opt(**settings_.GAME.option)
 
 
 @command("game", GameChoice, console_only=True)

@@ -105,8 +105,8 @@ def _kind(annotation: object) -> str:
 
 
 # The content a table plays, as an option: the combat commands' (else the server's setting) and
-# /settings' (settings.CONTENT).
-CONTENT = {"choices": settings.CONTENTS, "help": "opt.combat.content.desc"}
+# /settings' (settings.CONTENT carries it).
+CONTENT = settings.CONTENT.option
 
 
 @dataclass

@@ -7,7 +7,7 @@ spell a default or an "on"/"off" again."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from tabletop.core.ports import StateBackend
@@ -17,32 +17,33 @@ T = TypeVar("T")
 
 @dataclass(frozen=True)
 class Setting(Generic[T]):
-    key: str
+    key: str  # also its /settings option's name
     default: T
     load: Callable[[str], T]
     dump: Callable[[T], str]
+    option: dict[str, Any] = field(default_factory=dict)  # its /settings option: limits, choices
 
 
 def _switch(key: str, default: bool) -> Setting[bool]:
     return Setting(key, default, lambda text: text == "on", lambda value: "on" if value else "off")
 
 
-def _text(key: str, default: str) -> Setting[str]:
-    return Setting(key, default, str, str)
+def _text(key: str, default: str, **option: Any) -> Setting[str]:
+    return Setting(key, default, str, str, option)
 
 
 # Chat mode (?질문, a mention): on unless an admin turns it off; a bot that ignores ? surprises.
 CHAT = _switch("chat", True)
 # The game answered first, in chat and when /rule names none: the bot is built for TI4 tables.
-GAME = _text("game", "ti4")
+GAME = _text("game", "ti4", autocomplete="game", max_length=50)  # a pack's id or name in any language
 DEFAULT_GAME = GAME.default  # the pack a request reads when nothing names one
 # Times are shown in the server's zone: the tables this bot is for play in Korea.
-TIMEZONE = _text("timezone", "Asia/Seoul")
+TIMEZONE = _text("timezone", "Asia/Seoul", max_length=64)  # the longest IANA zone names are about 30
 # The content a table plays, for combat (units whose reprint differs): Prophecy of Kings with the
 # Codices, or Thunder's Edge. The first until a table says otherwise: most units are the same in
 # both, and Prophecy of Kings is what every table has.
 CONTENTS = ("pok", "te")
-CONTENT = _text("content", CONTENTS[0])
+CONTENT = _text("content", CONTENTS[0], choices=CONTENTS, help="opt.combat.content.desc")
 # Agendas open with when/after windows only where a table asks for them (slower to play).
 AGENDA_WINDOWS = _switch("agenda_windows", False)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tabletop.core import settings
 from tabletop.core.commands import Context, Values, command, opt
 from tabletop.core.components import SLUG, Component, Press
 from tabletop.core.errors import UserError
@@ -13,7 +14,7 @@ from tabletop.rules import answers
 from tabletop.rules.compendium import compendium_of
 
 QUERY_MAX_CHARS = 200  # a question, not an essay: the search reads this much (search.MAX_QUERY_CHARS)
-GAME = {"autocomplete": "game", "max_length": 50}  # a pack's id or name in any language
+GAME = settings.GAME.option  # a pack's id or name in any language, as /settings takes it
 
 
 @dataclass(frozen=True)

@@ -94,3 +94,28 @@ def test_the_content_a_server_plays_decides_which_printing_a_unit_name_means(ctx
     assert logged["options"]["content"] == "te"
     with pytest.raises(UserError):
         dispatch(ctx, "settings", {"content": "codex"})
+
+
+def test_every_settings_option_is_a_setting_with_the_option_it_carries():
+    """/settings' options are the settings themselves: each field named as its setting, with its
+    limits and choices, and each changed by the command."""
+    from dataclasses import fields
+
+    from tabletop.builtin.commands import CHANGEABLE, Settings
+    from tabletop.core.commands import COMMANDS
+
+    changed = {c.setting.key: c.setting for c in CHANGEABLE}
+    assert [f.name for f in fields(Settings)] == [o.name for o in COMMANDS["settings"].options]
+    assert set(changed) == {f.name for f in fields(Settings)}
+    for option in COMMANDS["settings"].options:
+        spec = changed[option.name].option
+        assert all(getattr(option, key) == value for key, value in spec.items())
+
+
+def test_changed_settings_are_said_and_stored(ctx, state):
+    reply = dispatch(ctx, "settings", {"timezone": "Europe/Paris", "chat": "off", "content": "te"})
+    said = reply.embeds[0].description
+    assert "Europe/Paris" in said and said.count("\n") == 2
+    assert settings.read(state, ctx.guild_id, settings.TIMEZONE) == "Europe/Paris"
+    assert settings.read(state, ctx.guild_id, settings.CHAT) is False
+    assert settings.read(state, ctx.guild_id, settings.CONTENT) == "te"
