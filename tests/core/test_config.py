@@ -69,8 +69,10 @@ def test_a_dotenv_files_log_level_counts_for_the_commands_that_read_it(monkeypat
 
     seen, before = {}, logging.getLogger().level
     monkeypatch.delenv("LOG_LEVEL", raising=False)
-    monkeypatch.setattr(bot, "_load_dotenv", lambda: monkeypatch.setenv("LOG_LEVEL", "DEBUG"))  # what a .env says
-    monkeypatch.setattr(bot, "cmd_run", lambda args: seen.setdefault("level", logging.getLogger().level) and 0)
+    from tabletop.cli import main as command_line
+
+    monkeypatch.setattr(command_line, "_load_dotenv", lambda: monkeypatch.setenv("LOG_LEVEL", "DEBUG"))  # what a .env says
+    monkeypatch.setattr(command_line, "cmd_run", lambda args: seen.setdefault("level", logging.getLogger().level) and 0)
     assert bot.main(["run"]) == 0 and seen["level"] == logging.DEBUG
     logging.getLogger().setLevel(before)
 

@@ -138,6 +138,7 @@ LAYERS = (
     {"tabletop.features"},
     {"tabletop.console"},
     {"cogs"},
+    {"tabletop.cli"},  # the command line, which also starts the console and the Discord bot
     {"bot"},
 )
 

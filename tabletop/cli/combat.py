@@ -8,11 +8,11 @@ import json
 import sys
 from pathlib import Path
 
+from tabletop.cli import arguments
 from tabletop.combat import odds as exact
 from tabletop.combat.chart import odds_chart
 from tabletop.combat.commands import Bombardment, DiceRoll, FightValues, GroundFight, Invasion, build_fight, fight, unit_book
 from tabletop.combat.report import battle_pages, odds_pages, roll_pages
-from tabletop.core import arguments
 from tabletop.core.commands import COMMANDS
 from tabletop.core.dice import Seeded, parse_seed, roll_expression
 from tabletop.core.errors import UserError
