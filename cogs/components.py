@@ -195,7 +195,11 @@ def dynamic_item(comp: Component) -> type[discord.ui.DynamicItem]:
 
 
 features.load()  # every feature has declared its components before the items are made
-ITEMS: dict[str, type[discord.ui.DynamicItem]] = {name: dynamic_item(comp) for name, comp in COMPONENTS.items()}
+ITEMS: dict[str, type[discord.ui.DynamicItem]] = {
+    name: dynamic_item(comp)
+    for name, comp in COMPONENTS.items()
+    if not comp.local  # a pager: its view turns it
+}
 DYNAMIC_ITEMS = list(ITEMS.values())
 
 

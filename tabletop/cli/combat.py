@@ -13,6 +13,7 @@ from tabletop.combat import odds as exact
 from tabletop.combat.chart import odds_chart
 from tabletop.combat.commands import Bombardment, DiceRoll, FightValues, GroundFight, Invasion, build_fight, fight, unit_book
 from tabletop.combat.report import battle_pages, odds_pages, roll_pages
+from tabletop.console.printed import printed
 from tabletop.core.commands import COMMANDS
 from tabletop.core.dice import Seeded, parse_seed, roll_expression
 from tabletop.core.errors import UserError
@@ -64,7 +65,7 @@ def main(args) -> int:
     if args.json:
         print(json.dumps(battle.as_dict(), ensure_ascii=False))
     else:
-        print("\n\n".join(r.text() for r in battle_pages(battle).replies()))
+        print("\n\n".join(printed(r) for r in battle_pages(battle).replies()))
     return 0
 
 
@@ -89,7 +90,7 @@ def odds_main(args) -> int:
     if args.json:
         print(json.dumps(result.as_dict(), ensure_ascii=False))
     else:
-        print(odds_pages(result, args.kind).reply().text())
+        print(printed(odds_pages(result, args.kind).reply()))
     return 0
 
 
@@ -101,5 +102,5 @@ def roll_main(args) -> int:
     except UserError as exc:
         print(exc.message, file=sys.stderr)
         return 1
-    print(json.dumps(result.as_dict()) if args.json else roll_pages(result).reply().text())
+    print(json.dumps(result.as_dict()) if args.json else printed(roll_pages(result).reply()))
     return 0

@@ -12,6 +12,7 @@ from pathlib import Path
 from tabletop import features
 from tabletop.cli import arguments
 from tabletop.combat.unitdata import UnitDataError, load_unit_tables
+from tabletop.console.printed import printed
 from tabletop.core import config, logs
 from tabletop.core.commands import COMMANDS
 from tabletop.core.i18n import speaking
@@ -84,7 +85,7 @@ def cmd_rule(args) -> int:
     except answers.UserError as exc:
         print(exc.message, file=sys.stderr)
         return 1
-    print("\n\n".join(r.text() for r in answer.replies()))
+    print("\n\n".join(printed(r) for r in answer.replies()))
     return 0
 
 
@@ -245,7 +246,7 @@ def cmd_render(args) -> int:
     if args.json:
         print(json.dumps([card_payload(r) for r in replies], ensure_ascii=False, indent=2))
     else:
-        print("\n\n".join(r.text() for r in replies))
+        print("\n\n".join(printed(r) for r in replies))
     return 1 if refused else 0
 
 

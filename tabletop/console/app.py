@@ -16,11 +16,12 @@ from typing import TextIO
 
 from tabletop import features
 from tabletop.console import files, lines
+from tabletop.console.printed import Choice, choices, printed
 from tabletop.core import commands
 from tabletop.core.components import press_asking
 from tabletop.core.errors import unexpected
 from tabletop.core.payloads import card_payload
-from tabletop.core.render import Button, Choice, Paged, Reply, choices, harmless, page_step
+from tabletop.core.render import Button, Paged, Reply, harmless, page_step
 from tabletop.rules.answers import UserError, chat_answer, check_game, check_query, error_reply
 from tabletop.rules.compendium import Compendium, compendium_of
 from tabletop.store import StateStore
@@ -134,7 +135,7 @@ class Piped:
             self.numbered = []
         for i, reply in enumerate(replies):
             last = i == len(replies) - 1
-            text = reply.text(rows=not last, files=False)  # the last reply's buttons are numbered below
+            text = printed(reply, rows=not last, files=False)  # the last reply's buttons are numbered below
             text += "".join(f"\n📎 {files.save(f)}" for f in reply.files)  # the chart, where it can be opened
             if last and not aside:
                 self.numbered = choices(reply)

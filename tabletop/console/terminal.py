@@ -23,13 +23,14 @@ from rich.text import Text
 
 from tabletop.console import lines
 from tabletop.console.files import save
+from tabletop.console.printed import Choice, choices
 from tabletop.core import commands
 from tabletop.core import text as rules_text
 from tabletop.core.components import press_asking
 from tabletop.core.config import setting
 from tabletop.core.errors import UserError, unexpected
 from tabletop.core.i18n import t
-from tabletop.core.render import Choice, Paged, Reply, choices, harmless, page_step
+from tabletop.core.render import Paged, Reply, harmless, page_step
 from tabletop.rules.answers import error_reply
 from tabletop.rules.compendium import compendium_of
 

@@ -66,7 +66,15 @@ class Component:
     """A kind of button or menu: `agenda:{id}:vote:{index}` with a pattern per value."""
 
     def __init__(
-        self, name: str, template: str, *, select: bool = False, heavy: bool = False, show: str = "public", **fields: str
+        self,
+        name: str,
+        template: str,
+        *,
+        select: bool = False,
+        heavy: bool = False,
+        show: str = "public",
+        local: bool = False,
+        **fields: str,
     ):
         if show not in SHOWS:
             raise ValueError(f"{name}: show must be one of {SHOWS}")
@@ -74,6 +82,9 @@ class Component:
         if set(names) != set(fields) or len(set(names)) != len(names):
             raise ValueError(f"{name}: every value of {template!r} needs one pattern, and only those")
         self.name, self.template, self.select, self.heavy, self.show = name, template, select, heavy, show
+        # pressed within the front end that shows it, which holds what it needs (a pager's
+        # pages): it has no handler here, and no front end registers it as a persistent item
+        self.local = local
         self.fields = fields
         parts = re.split(r"({\w+})", template)
         self.pattern = re.compile(

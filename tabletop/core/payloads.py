@@ -50,12 +50,40 @@ TITLE, TEXT, FOOTER, GALLERY, FIELD, SECTION = 1, 2, 3, 4, 10, 50  # fields 10-3
 NOTE = 9000
 
 
+BUTTON, SELECT, LINK_STYLE = 2, 3, 5
+BUTTON_STYLES = {"primary": 1, "secondary": 2, "success": 3, "danger": 4}
+
+
+def component(c: Button | Select) -> dict:
+    """A button or a menu as Discord's JSON."""
+    if isinstance(c, Select):
+        options = [
+            {"label": o.label, "value": o.value, **({"description": o.description} if o.description else {})} for o in c.options
+        ]
+        return {
+            "type": SELECT,
+            "custom_id": c.custom_id,
+            "placeholder": c.placeholder,
+            "options": options,
+            "min_values": 1,
+            "max_values": 1,
+        }
+    if c.url:
+        return {"type": BUTTON, "style": LINK_STYLE, "label": c.label, "url": c.url}
+    d: dict = {"type": BUTTON, "style": BUTTON_STYLES[c.style], "label": c.label, "custom_id": c.custom_id}
+    if c.emoji:
+        d["emoji"] = {"name": c.emoji}
+    if c.disabled:
+        d["disabled"] = True
+    return d
+
+
 def card(reply: Reply) -> list[dict]:
     """The message's top-level components; the reply's rows go inside the last card."""
     out: list[dict] = []
     if reply.content:
         out.append({"type": TEXT_DISPLAY, "id": NOTE, "content": reply.content})
-    rows = [{"type": ACTION_ROW, "components": [c.to_dict() for c in row]} for row in reply.rows if row]
+    rows = [{"type": ACTION_ROW, "components": [component(c) for c in row]} for row in reply.rows if row]
     for index, embed in enumerate(reply.embeds):
         base = EMBED_SPAN * index
         inside: list[dict] = []

@@ -1,6 +1,7 @@
 """Answers as library-neutral pages: embeds, buttons and selects described as plain data that
-fits every Discord limit. The Discord cogs turn them into discord.py objects; the console prints
-them; ``core.payloads`` gives the exact JSON Discord receives and checks it against Discord's limits.
+fits every Discord limit. Each front end turns them into its medium: the Discord cogs into
+discord.py objects, the console and the command line into text (``tabletop.console.printed``);
+``core.payloads`` gives the exact JSON Discord receives and checks it against Discord's limits.
 """
 
 from __future__ import annotations
@@ -8,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from tabletop.core.components import Component
 from tabletop.core.i18n import current, t
 from tabletop.core.text import UNSAFE_CHARS
 
@@ -27,14 +29,16 @@ SELECT_DESCRIPTION_MAX = 100
 CUSTOM_ID_MAX = 100
 ROWS_MAX = 5
 BUTTONS_PER_ROW = 5
-# A paged answer's ◀ ▶: they turn one message's pages, so they live in its view, not in the
-# component registry (a page number is not worth a database row).
-PAGE_PREV, PAGE_NEXT = "page:prev", "page:next"
+# A paged answer's ◀ ▶: they turn one message's pages, which only the front end showing them
+# holds (a page number is not worth a database row), so it turns them itself (`local`).
+PAGER = Component("page", "page:{step}", local=True, step="prev|next")
+_STEPS = {"prev": -1, "next": 1}
 
 
 def page_step(custom_id: str | None) -> int:
-    """-1 or +1 for a pager's ◀ ▶ (which every front end turns itself), 0 for any other button."""
-    return {PAGE_PREV: -1, PAGE_NEXT: 1}.get(custom_id or "", 0)
+    """-1 or +1 for a pager's ◀ ▶, 0 for any other button."""
+    match = PAGER.pattern.fullmatch(custom_id or "")
+    return _STEPS[match["step"]] if match else 0
 
 
 # Our own budget for a page's description: a screenful to read, well inside every limit.
@@ -107,18 +111,6 @@ class Button:
     emoji: str = ""
     url: str = ""  # a link button (Discord style 5): opens the address, sends nothing back
 
-    STYLES = {"primary": 1, "secondary": 2, "success": 3, "danger": 4}
-
-    def to_dict(self) -> dict:
-        if self.url:
-            return {"type": 2, "style": 5, "label": self.label, "url": self.url}
-        d = {"type": 2, "style": self.STYLES[self.style], "label": self.label, "custom_id": self.custom_id}
-        if self.emoji:
-            d["emoji"] = {"name": self.emoji}
-        if self.disabled:
-            d["disabled"] = True
-        return d
-
 
 @dataclass
 class SelectOption:
@@ -126,28 +118,12 @@ class SelectOption:
     value: str
     description: str = ""
 
-    def to_dict(self) -> dict:
-        d = {"label": self.label, "value": self.value}
-        if self.description:
-            d["description"] = self.description
-        return d
-
 
 @dataclass
 class Select:
     custom_id: str
     placeholder: str
     options: list[SelectOption]
-
-    def to_dict(self) -> dict:
-        return {
-            "type": 3,
-            "custom_id": self.custom_id,
-            "placeholder": self.placeholder,
-            "options": [o.to_dict() for o in self.options],
-            "min_values": 1,
-            "max_values": 1,
-        }
 
 
 @dataclass(frozen=True)
@@ -169,35 +145,6 @@ class Reply:
     files: list[Attachment] = field(default_factory=list)
     follow_ups: list[Reply] = field(default_factory=list)  # messages of their own, posted after this one
 
-    def text(self, rows: bool = True, files: bool = True) -> str:
-        """The reply as terminal text (rows=False: without its buttons, which the caller
-        numbers; files=False: without its files' names, which the caller saves and shows)."""
-        parts = [self.content] if self.content else []
-        for e in self.embeds:
-            if e.title:
-                parts.append(f"━━ {e.title} ━━")
-            if e.description:
-                parts.append(console_markup(e.description))
-            parts += [console_markup(x) for x in e.sections]
-            for name, value in e.fields:
-                parts.append(f"[{name}] {console_markup(value)}")
-            if e.footer:
-                parts.append(f"— {e.footer}")
-        for row in self.rows if rows else []:
-            labels = []
-            for c in row:
-                if isinstance(c, Button) and c.url:
-                    labels.append(f"[{c.label}: {c.url}]")
-                elif isinstance(c, Button):
-                    labels.append(f"[{c.label}]" if not c.disabled else f"({c.label})")
-                elif isinstance(c, Select):
-                    labels.append(f"<{c.placeholder} " + " | ".join(o.label for o in c.options) + ">")
-            if labels:
-                parts.append(" ".join(labels))
-        for f in self.files if files else []:
-            parts.append(f"📎 {f.name} ({len(f.data) // 1024 + 1} KB)")
-        return "\n".join(parts)
-
 
 @dataclass
 class Paged:
@@ -217,46 +164,14 @@ class Paged:
         if len(self.pages) > 1:
             rows.append(
                 [
-                    Button(t("prev", self.locale), PAGE_PREV, emoji="◀", disabled=page == 0),
-                    Button(t("next", self.locale), PAGE_NEXT, emoji="▶", disabled=page == len(self.pages) - 1),
+                    Button(t("prev", self.locale), PAGER.id(step="prev"), emoji="◀", disabled=page == 0),
+                    Button(t("next", self.locale), PAGER.id(step="next"), emoji="▶", disabled=page == len(self.pages) - 1),
                 ]
             )
         return Reply(content=self.note, embeds=[self.pages[page]], rows=rows + self.rows, ephemeral=ephemeral, files=self.files)
 
     def replies(self) -> list[Reply]:
         return [self.reply(i) for i in range(len(self.pages))]
-
-
-class Choice:
-    """A numbered thing to press on a front end that cannot click: a button, or one option of a
-    menu."""
-
-    def __init__(self, label: str, custom_id: str, value: str | None = None):
-        self.label, self.custom_id, self.value = label, custom_id, value
-
-
-def choices(reply: Reply) -> list[Choice]:
-    """The reply's buttons and menu options that can be pressed, in order (links cannot); a menu's
-    options are named by the menu only where two menus could be told apart by nothing else."""
-    menus = sum(isinstance(c, Select) for row in reply.rows for c in row)
-    out = []
-    for row in reply.rows:
-        for c in row:
-            if isinstance(c, Button) and not c.disabled and c.custom_id:
-                out.append(Choice(f"{c.emoji + ' ' if c.emoji else ''}{c.label}", c.custom_id))
-            elif isinstance(c, Select):
-                prefix = f"{c.placeholder.rstrip('…')}: " if menus > 1 else ""
-                out += [Choice(f"{prefix}{o.label}", c.custom_id, o.value) for o in c.options]
-    return out
-
-
-def console_markup(markdown: str) -> str:
-    """Show highlighted (quoted) lines with a bar in the terminal; drop the rest of the markup."""
-    lines = []
-    for line in markdown.split("\n"):
-        quoted = line.startswith("> ") or line == ">"
-        lines.append(("┃ " if quoted else "") + plain(line[2:] if quoted else line))
-    return "\n".join(lines)
 
 
 def split_text(text: str, budget: int) -> list[str]:

@@ -12,6 +12,7 @@ from tabletop.agenda.model import Player
 from tabletop.agenda.store import AgendaStore
 from tabletop.agenda.view import agenda_reply
 from tabletop.console.app import run_line
+from tabletop.console.printed import printed
 from tabletop.core.errors import UserError
 from tabletop.store import open_state
 
@@ -29,7 +30,7 @@ def with_windows(agendas, players=(A, B, C)):
 
 
 def text_of(replies) -> str:
-    return "\n".join(r.text() for r in replies)
+    return "\n".join(printed(r) for r in replies)
 
 
 def test_the_issue_script_works_as_written(cli_env):
@@ -73,7 +74,7 @@ def test_a_card_reopens_the_window_except_for_a_lasting_pass(agendas):
     agendas.pass_window(a.id, B, "when")
     a = agendas.play_card(a.id, C, "when", "Veto")
     assert a.window == "when" and [p.player_name for p in a.passes] == ["A"]  # B must answer again
-    assert a.plays[0].card == "Veto" and "C: Veto" in agenda_reply(a).text()
+    assert a.plays[0].card == "Veto" and "C: Veto" in printed(agenda_reply(a))
     agendas.pass_window(a.id, B, "when")
     a = agendas.pass_window(a.id, C, "when")
     assert a.window == "after"

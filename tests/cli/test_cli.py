@@ -126,8 +126,8 @@ def _subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentP
 def test_the_command_lines_are_made_from_the_command_table():
     """One flag per option of the table, with its limits checked by the table: nothing is
     declared a second time for the shell (rule, search and render skip only `private`)."""
-    from tabletop.cli import main as entry
     from tabletop.cli import arguments
+    from tabletop.cli import main as entry
     from tabletop.core.commands import COMMANDS
 
     top = _subparsers(entry.parser())

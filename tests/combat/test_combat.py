@@ -15,6 +15,7 @@ from tabletop.combat.commands import build_fight, fight
 from tabletop.combat.report import result_line
 from tabletop.combat.resolver import resolve
 from tabletop.combat.units import parse_order, parse_side, unit_book
+from tabletop.console.printed import printed
 from tabletop.core.commands import Context, dispatch
 from tabletop.core.components import press
 from tabletop.core.dice import Dice, parse_seed, roll_expression
@@ -595,7 +596,7 @@ def test_space_cannon_before_space_combat_is_offense_and_at_landing_defense(book
     space = play(book, "space", Loaded([9]), attacker="2 cruiser", defender="1 destroyer, 1 pds")
     offense = [v for step in space.steps for v in step.volleys if v.kind.startswith("space_cannon")]
     assert offense and offense[0].kind == "space_cannon_offense"
-    shown = battle_pages(space).reply().text()
+    shown = printed(battle_pages(space).reply())
     assert "우주포 공격" in shown and "우주포 방어" not in shown
 
 

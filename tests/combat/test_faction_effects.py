@@ -10,6 +10,7 @@ from tabletop.combat import odds
 from tabletop.combat.commands import build_fight
 from tabletop.combat.resolver import resolve
 from tabletop.combat.units import unit_book
+from tabletop.console.printed import printed
 from tabletop.core.dice import Dice
 from tabletop.core.errors import UserError
 
@@ -237,6 +238,6 @@ def test_the_odds_say_which_typed_units_take_no_part(book):
 
     result = odds.solve(fight(book, "space", attacker="4 fighter, 1 carrier, 2 infantry", defender="2 destroyer"))
     assert any("2" in note for note in result.notes) and result.as_dict()["notes"] == result.notes
-    assert result.notes[0] in odds_pages(result, "space").reply().text()
+    assert result.notes[0] in printed(odds_pages(result, "space").reply())
     quiet = odds.solve(fight(book, "space", attacker="4 fighter, 1 carrier", defender="2 destroyer"))
     assert quiet.notes == [] and "notes" not in quiet.as_dict()

@@ -18,6 +18,7 @@ from run_bot import run_bot
 from tabletop import features
 from tabletop.console import lines
 from tabletop.console.app import run_command, run_line
+from tabletop.console.printed import printed
 from tabletop.console.terminal import choices, render
 from tabletop.core import commands
 from tabletop.core.components import find, press, press_asking
@@ -37,7 +38,7 @@ def ctx(compendium, state):
 
 
 def text_of(replies) -> str:
-    return "\n".join(r.text() for r in replies)
+    return "\n".join(printed(r) for r in replies)
 
 
 # --- line parsing --------------------------------------------------------------------------------
@@ -328,8 +329,8 @@ def test_readme_console_examples_run_without_errors(compendium, state):
     assert len(examples) >= 8
     for line in examples:
         for reply in run_line(ctx, line):
-            assert all(e.color != COLOR_ERROR for e in reply.embeds), (line, reply.text())
-            text = reply.text()
+            assert all(e.color != COLOR_ERROR for e in reply.embeds), (line, printed(reply))
+            text = printed(reply)
             assert "Error id" not in text and "오류 번호" not in text, line
             assert not text.startswith(("알 수 없는", "'")), (line, text)
 
@@ -410,3 +411,14 @@ def test_with_no_home_the_history_stays_in_memory_and_writes_nothing(monkeypatch
     monkeypatch.setattr(pwd, "getpwuid", nobody)
     monkeypatch.chdir(tmp_path)
     assert isinstance(open_history(), InMemoryHistory) and list(tmp_path.iterdir()) == []
+
+
+def test_a_lone_menus_options_are_numbered_without_the_menus_name():
+    from tabletop.console.printed import choices
+    from tabletop.core.render import Reply, Select, SelectOption
+
+    one = Select("pick", "열어 볼 항목 고르기…", [SelectOption("79 폭격", "79"), SelectOption("80 피해 견딤", "80")])
+    assert [c.label for c in choices(Reply(rows=[[one]]))] == ["79 폭격", "80 피해 견딤"]
+    other = Select("other", "결과 고르기…", [SelectOption("가결", "0")])
+    labels = [c.label for c in choices(Reply(rows=[[one], [other]]))]
+    assert labels == ["열어 볼 항목 고르기: 79 폭격", "열어 볼 항목 고르기: 80 피해 견딤", "결과 고르기: 가결"]

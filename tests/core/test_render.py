@@ -80,16 +80,6 @@ def test_check_limits_catches_overflow():
     assert check_limits(Reply(embeds=[Embed(description="d" * 4097)]))
 
 
-def test_a_lone_menus_options_are_numbered_without_the_menus_name():
-    from tabletop.core.render import Reply, Select, SelectOption, choices
-
-    one = Select("pick", "열어 볼 항목 고르기…", [SelectOption("79 폭격", "79"), SelectOption("80 피해 견딤", "80")])
-    assert [c.label for c in choices(Reply(rows=[[one]]))] == ["79 폭격", "80 피해 견딤"]
-    other = Select("other", "결과 고르기…", [SelectOption("가결", "0")])
-    labels = [c.label for c in choices(Reply(rows=[[one], [other]]))]
-    assert labels == ["열어 볼 항목 고르기: 79 폭격", "열어 볼 항목 고르기: 80 피해 견딤", "결과 고르기: 가결"]
-
-
 def test_a_reply_becomes_one_card_with_its_buttons_inside():
     from tabletop.core.payloads import ACTION_ROW, CONTAINER, MEDIA_GALLERY, TEXT_DISPLAY, card, card_payload, role
     from tabletop.core.render import Button, Embed

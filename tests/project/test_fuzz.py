@@ -22,6 +22,7 @@ from hypothesis.database import DirectoryBasedExampleDatabase
 from cogs.commands import slash
 from cogs.errors import answer_error
 from tabletop.console.app import run_command
+from tabletop.console.printed import printed
 from tabletop.core import commands
 from tabletop.core.errors import UserError
 from tabletop.core.i18n import t
@@ -80,12 +81,12 @@ def _snapshot(state):
 
 def _check(reply, snapshot_before, state) -> None:
     for r in commands.as_replies(reply):
-        assert check_limits(r) == [], r.text()[:200]
-        assert "Traceback" not in r.text()
-        assert GENERIC not in r.text(), r.text()[:200]
+        assert check_limits(r) == [], printed(r)[:200]
+        assert "Traceback" not in printed(r)
+        assert GENERIC not in printed(r), printed(r)[:200]
         refused = any(e.color == COLOR_ERROR for e in r.embeds)
         if refused:
-            assert _snapshot(state) == snapshot_before, r.text()[:200]
+            assert _snapshot(state) == snapshot_before, printed(r)[:200]
 
 
 CONSOLE_COMMANDS = sorted(commands.COMMANDS)

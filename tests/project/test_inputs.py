@@ -7,12 +7,13 @@ import pytest
 from run_bot import run_bot
 
 from tabletop.console.app import run_line
+from tabletop.console.printed import printed
 from tabletop.core import commands
 from tabletop.core.errors import UserError
 
 
 def text_of(replies) -> str:
-    return "\n".join(r.text() for r in replies)
+    return "\n".join(printed(r) for r in replies)
 
 
 # --- the command line -----------------------------------------------------------------------------

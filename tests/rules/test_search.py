@@ -9,6 +9,7 @@ from conftest import EVAL
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tabletop.console.printed import printed
 from tabletop.core import text
 from tabletop.rules import evaluation, fusion, tokenizing
 from tabletop.rules.search import MAX_QUERY_CHARS
@@ -91,7 +92,7 @@ def test_a_topic_the_document_lacks_gets_the_honest_answer(compendium, query):
     assert missing and missing[0].as_dict()["id"] is None and missing[0].as_dict()["missing"] is True
     assert missing[0].english == "Space Combat" and "80" in missing[0].mentions
     page = answers.lookup(compendium, query).reply()
-    assert "Space Combat" in page.text() and "80 피해 견딤" in page.text()
+    assert "Space Combat" in printed(page) and "80 피해 견딤" in printed(page)
     assert any(b.custom_id == "rule:open:ti4:80" for row in page.rows for b in row)
 
 

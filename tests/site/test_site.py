@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from run_bot import run_bot
 
+from tabletop.core.payloads import component
 from tabletop.rules import answers, links
 from tabletop.site import build
 
@@ -82,7 +83,7 @@ def test_answers_link_to_their_rule_on_the_site(compendium, monkeypatch, cli_env
     answer = answers.lookup(compendium, "79.1", "ti4")
     link = [b for row in answer.reply().rows for b in row if getattr(b, "url", "")]
     assert link and link[0].url == "https://rules.example/ti4-site/ti4/79.html#r79-1"
-    assert link[0].to_dict() == {"type": 2, "style": 5, "label": "웹에서 보기", "url": link[0].url}
+    assert component(link[0]) == {"type": 2, "style": 5, "label": "웹에서 보기", "url": link[0].url}
     env = dict(cli_env, RULES_SITE_URL="https://rules.example")
     out = run_bot(["render", "79.1", "--json"], env)
     assert "https://rules.example/ti4/79.html#r79-1" in out.stdout

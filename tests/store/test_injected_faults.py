@@ -19,6 +19,7 @@ import pytest
 from tabletop.agenda.model import Player
 from tabletop.agenda.store import AgendaStore, agenda_lock
 from tabletop.console.app import run_line
+from tabletop.console.printed import printed
 from tabletop.core.commands import Context
 from tabletop.core.errors import UserError
 from tabletop.core.i18n import t
@@ -105,7 +106,7 @@ async def test_rules_keep_answering_while_every_store_slot_is_stuck(compendium, 
     finally:
         holder.rollback()
         holder.close()
-    assert "79.1" in "\n".join(r.text() for r in reply) and took < 0.5, took
+    assert "79.1" in "\n".join(printed(r) for r in reply) and took < 0.5, took
     assert all(isinstance(x, UserError) and x.message == t("state.busy") for x in said), said
     assert STORE_SLOTS < workers.WORKERS
     assert ballots(store, a.id) == {}
@@ -241,12 +242,12 @@ def test_no_fault_reaches_a_screen_as_a_traceback(compendium, tmp_path, capfd):
     run_line(ctx, "/agenda start name:X")
     holder = _hold_the_lock(str(path), 1)
     try:
-        busy = "\n".join(r.text() for r in run_line(ctx, "/agenda vote outcome:가결 votes:2"))
+        busy = "\n".join(printed(r) for r in run_line(ctx, "/agenda vote outcome:가결 votes:2"))
     finally:
         holder.rollback()
         holder.close()
     os.unlink(path)
-    gone = "\n".join(r.text() for r in run_line(ctx, "/agenda vote outcome:가결 votes:2"))
+    gone = "\n".join(printed(r) for r in run_line(ctx, "/agenda vote outcome:가결 votes:2"))
     out, err = capfd.readouterr()
     assert t("state.busy") in busy and t("state.replaced", path=str(path)) in gone
     assert "Traceback" not in out + err + busy + gone and "오류 번호" not in busy + gone

@@ -17,6 +17,7 @@ from run_bot import run_bot
 from tabletop.agenda.model import Player
 from tabletop.agenda.store import AgendaStore
 from tabletop.console.app import run_line
+from tabletop.console.printed import printed
 from tabletop.core.commands import Context, dispatch
 from tabletop.core.errors import UserError
 from tabletop.core.i18n import LOCALES, speaking, t
@@ -26,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def text_of(replies) -> str:
-    return "\n".join(r.text() for r in replies)
+    return "\n".join(printed(r) for r in replies)
 
 
 @pytest.mark.parametrize("typed", ["bob", "BOB", "Ｂｏｂ"])
