@@ -4,7 +4,6 @@ lookups by id and the search engine attached. Front ends ask it; none of them re
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from dataclasses import dataclass
 from functools import cached_property
@@ -12,8 +11,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
 from tabletop.core import settings
-from tabletop.rules import ruledb
-from tabletop.rules.packs import Item, Pack, Rule, Section, Term
+from tabletop.rules import rows, ruledb
+from tabletop.rules.packs import Pack, Rule, Section, Term
 
 if TYPE_CHECKING:
     from tabletop.core.commands import Context
@@ -63,17 +62,19 @@ class Compendium:
     def _has(self, table: str) -> bool:
         return self.conn.execute("select 1 from sqlite_master where type = 'table' and name = ?", (table,)).fetchone() is not None
 
+    def _records(self, table_and_order: str) -> sqlite3.Cursor:
+        """Every row of a table, each readable by column name (rows.value reads them so)."""
+        cursor = self.conn.cursor()
+        cursor.row_factory = sqlite3.Row
+        return cursor.execute(f"select * from {table_and_order}")
+
     def _load(self) -> None:
         if not self._has("sections"):
             return
         c = self.conn
         rules: dict[tuple[str, str], list[Rule]] = {}
-        for pack, section, rid, heading, text, items, note in c.execute(
-            "select pack, section, id, heading, text, items, editor_note from rules order by pack, section, position"
-        ):
-            rules.setdefault((pack, section), []).append(
-                Rule(rid, text or "", heading or "", tuple(Item(k, t) for k, t in json.loads(items)), note or "")
-            )
+        for record in self._records("rules order by pack, section, position"):
+            rules.setdefault((record["pack"], record["section"]), []).append(rows.value(Rule, record))
         aliases: dict[tuple[str, str], list[str]] = {}
         for pack, section, alias in c.execute("select pack, section, alias from aliases order by rowid"):
             aliases.setdefault((pack, section), []).append(alias)
@@ -84,55 +85,24 @@ class Compendium:
             related.setdefault((pack, section), []).append(RelatedTopic(name, target))
         self._related = {k: tuple(v) for k, v in related.items()}
         sections: dict[str, list[Section]] = {}
-        for pack, sid, number, title, kind, names, intro, note, file, part, title_from in c.execute(
-            "select pack, id, number, title, kind, names, intro, editor_note, file, part, title_from "
-            "from sections order by pack, number"
-        ):
-            s = Section(
-                pack=pack,
-                id=sid,
-                number=number,
-                title=title,
-                kind=kind or "",
-                names=json.loads(names),
-                aliases=tuple(aliases.get((pack, sid), ())),
-                intro=intro or "",
-                rules=tuple(rules.get((pack, sid), ())),
-                related=tuple(t.name for t in self._related.get((pack, sid), ())),
-                editor_note=note or "",
-                file=file or "",
-                part=part or "",
-                title_from=title_from or "heading",
+        for record in self._records("sections order by pack, number"):
+            key = (record["pack"], record["id"])
+            s = rows.value(
+                Section,
+                record,
+                aliases=tuple(aliases.get(key, ())),
+                rules=tuple(rules.get(key, ())),
+                related=tuple(t.name for t in self._related.get(key, ())),
             )
-            sections.setdefault(pack, []).append(s)
-            self._sections[(pack, sid)] = s
+            sections.setdefault(s.pack, []).append(s)
+            self._sections[key] = s
         lexicons: dict[str, list[Term]] = {}
-        for pack, term, names, spellings, words, topic, broader in c.execute(
-            "select pack, term, names, spellings, words, topic, broader from lexicon order by pack, position"
-        ):
-            lexicons.setdefault(pack, []).append(
-                Term(
-                    term,
-                    json.loads(names),
-                    tuple(json.loads(spellings)),
-                    tuple(json.loads(words)),
-                    bool(topic),
-                    tuple(json.loads(broader)),
-                )
-            )
-        for pid, names, language, source, credit, description, numbering in c.execute(
-            "select id, names, language, source, credit, description, numbering from packs order by position"
-        ):
-            self.packs[pid] = Pack(
-                pid,
-                json.loads(names),
-                language,
-                source,
-                credit,
-                tuple(sections.get(pid, ())),
-                description or "",
-                numbering,
-                tuple(lexicons.get(pid, ())),
+        for record in self._records("lexicon order by pack, position"):
+            lexicons.setdefault(record["pack"], []).append(rows.value(Term, record))
+        for record in self._records("packs order by position"):
+            pid = record["id"]
+            self.packs[pid] = rows.value(
+                Pack, record, sections=tuple(sections.get(pid, ())), lexicon=tuple(lexicons.get(pid, ()))
             )
 
     # --- lookups -------------------------------------------------------------------------

@@ -6,7 +6,6 @@ pack never leaves a half-written or missing database behind.
 from __future__ import annotations
 
 import hashlib
-import json
 import logging
 import os
 import sqlite3
@@ -19,13 +18,16 @@ import sqlite_utils
 
 from tabletop.core import config, text
 from tabletop.core.config import rules_db_path
-from tabletop.rules import crossling, dense, morph, tokenizing
-from tabletop.rules.packs import Pack, PackError, Section, load_packs
+from tabletop.rules import crossling, dense, morph, rows, tokenizing
+from tabletop.rules.packs import Pack, PackError, Rule, Section, Term, load_packs
 
 log = logging.getLogger(__name__)
 
 # Bump when the database layout or the tokeniser changes, so old databases are rebuilt.
-SCHEMA_VERSION = "7"
+SCHEMA_VERSION = "8"
+# The fields of a pack and of a section kept in tables of their own (rows.py makes the rest columns)
+PACK_APART = ("sections", "lexicon")
+SECTION_APART = ("aliases", "rules", "related")
 # The code that turns the YAML into the database: a change to any of it also needs a rebuild.
 _HERE = Path(__file__).parent
 BUILD_CODE = (
@@ -34,6 +36,7 @@ BUILD_CODE = (
     _HERE / "tokenizing.py",
     _HERE / "morph.py",
     _HERE / "packs.py",
+    _HERE / "rows.py",
     _HERE / "dense.py",
     _HERE / "crossling.py",
     crossling.READINGS,
@@ -155,22 +158,7 @@ def _write(db: sqlite_utils.Database, packs: list[Pack], digest: str, analyzer: 
         ],
         pk="key",
     )
-    db.table("packs").insert_all(
-        (
-            {
-                "id": p.id,
-                "names": json.dumps(p.names, ensure_ascii=False),
-                "language": p.language,
-                "source": p.source,
-                "credit": p.credit,
-                "description": p.description,
-                "numbering": p.numbering,
-                "position": i,
-            }
-            for i, p in enumerate(packs)
-        ),
-        pk="id",
-    )
+    db.table("packs").insert_all((rows.row(p, PACK_APART, position=i) for i, p in enumerate(packs)), pk="id")
     _create_optional_tables(db)
     for p in packs:
         _write_sections(db, p)
@@ -184,55 +172,18 @@ def _write(db: sqlite_utils.Database, packs: list[Pack], digest: str, analyzer: 
 def _create_optional_tables(db: sqlite_utils.Database) -> None:
     """The tables a pack may leave empty (an imported pack has no aliases, related topics or
     lexicon, maybe no numbered rules): created empty, so that readers find them all."""
-    db.table("rules").create(
-        {"pack": str, "section": str, "id": str, "position": int, "heading": str, "text": str, "items": str, "editor_note": str},
-        pk=("pack", "id"),
-    )
+    db.table("rules").create(rows.columns(Rule, pack=str, section=str, position=int), pk=("pack", "id"))
     db.table("aliases").create({"pack": str, "section": str, "alias": str})
     db.table("related").create({"pack": str, "section": str, "position": int, "name": str, "target": str})
-    db.table("lexicon").create(
-        {"pack": str, "position": int, "term": str, "names": str, "spellings": str, "words": str, "topic": int, "broader": str},
-        pk=("pack", "position"),
-    )
+    db.table("lexicon").create(rows.columns(Term, pack=str, position=int), pk=("pack", "position"))
 
 
 def _write_sections(db: sqlite_utils.Database, p: Pack) -> None:
     """A pack's sections, their rules, aliases and related topics."""
     by_key = _section_keys(p)
-    db.table("sections").insert_all(
-        (
-            {
-                "pack": p.id,
-                "id": s.id,
-                "number": s.number,
-                "title": s.title,
-                "kind": s.kind,
-                "names": json.dumps(s.names, ensure_ascii=False),
-                "intro": s.intro,
-                "editor_note": s.editor_note,
-                "file": s.file,
-                "part": s.part,
-                "title_from": s.title_from,
-            }
-            for s in p.sections
-        ),
-        pk=("pack", "id"),
-    )
+    db.table("sections").insert_all((rows.row(s, SECTION_APART) for s in p.sections), pk=("pack", "id"))
     db.table("rules").insert_all(
-        (
-            {
-                "pack": p.id,
-                "section": s.id,
-                "id": r.id,
-                "position": i,
-                "heading": r.heading,
-                "text": r.text,
-                "items": json.dumps([[it.kind, it.text] for it in r.items], ensure_ascii=False),
-                "editor_note": r.editor_note,
-            }
-            for s in p.sections
-            for i, r in enumerate(s.rules)
-        ),
+        (rows.row(r, pack=p.id, section=s.id, position=i) for s in p.sections for i, r in enumerate(s.rules)),
         pk=("pack", "id"),
     )
     db.table("aliases").insert_all(
@@ -255,22 +206,7 @@ def _write_sections(db: sqlite_utils.Database, p: Pack) -> None:
 
 def _write_lexicon(db: sqlite_utils.Database, p: Pack) -> None:
     """A pack's lexicon: its players' words for its terms."""
-    db.table("lexicon").insert_all(
-        (
-            {
-                "pack": p.id,
-                "position": i,
-                "term": term.term,
-                "names": json.dumps(term.names, ensure_ascii=False),
-                "spellings": json.dumps(term.spellings, ensure_ascii=False),
-                "words": json.dumps(term.words, ensure_ascii=False),
-                "topic": term.topic,
-                "broader": json.dumps(term.broader, ensure_ascii=False),
-            }
-            for i, term in enumerate(p.lexicon)
-        ),
-        pk=("pack", "position"),
-    )
+    db.table("lexicon").insert_all((rows.row(t, pack=p.id, position=i) for i, t in enumerate(p.lexicon)), pk=("pack", "position"))
 
 
 def build(rules_dir: Path | None = None, db_path: Path | None = None) -> dict:

@@ -70,3 +70,23 @@ def test_rebuild_never_touches_state(workspace, tmp_path):
     ruledb.build(rules, db)
     assert state.get_setting("g1", "chat") == "off"
     assert db != tmp_path / "state.db"
+
+
+def test_the_database_gives_back_every_pack_exactly_as_its_yaml_reads(compendium):
+    """Rows are made from the packs' dataclasses and read back into them (rows.py): nothing a
+    pack says is lost or changed on the way, sections, rules, items and lexicon included."""
+    from tabletop.core import config
+    from tabletop.rules.packs import load_packs
+
+    for pack in load_packs(config.rules_dir()):
+        assert compendium.packs[pack.id] == pack, pack.id
+
+
+def test_a_row_is_the_objects_fields_and_back():
+    from tabletop.rules import rows
+    from tabletop.rules.packs import Item, Rule
+
+    rule = Rule("9.1", "text", "heading", (Item("bullet", "a"), Item("table", "b\tc")), "")
+    made = rows.row(rule, pack="p", position=3)
+    assert list(made)[:2] == ["pack", "position"] and set(rows.columns(Rule, pack=str, position=int)) == set(made)
+    assert rows.value(Rule, {**made, "editor_note": None}) == rule  # None reads as the field's default
