@@ -508,6 +508,8 @@ def _fallen_valiance(before: Side, now: Side) -> Side:
     def valiant(units: list[Unit]) -> int:
         return sum(1 for u in units if "galvanizes-on-death" in u.abilities and u.id.endswith("+galvanized"))
 
+    if now is before:  # nothing fell: the common case, asked of every branch
+        return now
     fallen = valiant(before.units) - valiant(now.units)
     if fallen <= 0:
         return now
