@@ -18,7 +18,7 @@ from typing import Any
 from tabletop.core import settings
 from tabletop.core.components import NUMBER, Component, Press
 from tabletop.core.errors import UserError
-from tabletop.core.i18n import current, t
+from tabletop.core.i18n import command_text, current, t
 from tabletop.core.ports import RuleLibrary, StateBackend
 from tabletop.core.render import Paged, Reply
 
@@ -159,6 +159,13 @@ def _bool(value: str) -> bool | None:
     return None
 
 
+def shown_name(opt: Option) -> str:
+    """An option as a message names it: as the asker's language shows it on Discord, with the
+    name the console and the command line take (공격자_조정(attacker_mod))."""
+    local = command_text(f"opt.{opt.name}", current())
+    return f"{local}({opt.name})" if local and local != opt.name else opt.name
+
+
 def convert(cmd: Command, raw: Mapping[str, object]) -> dict:
     """Check and convert option values given as text; UserError names the bad option."""
     known = {o.name: o for o in cmd.options}
@@ -170,7 +177,7 @@ def convert(cmd: Command, raw: Mapping[str, object]) -> dict:
         values[name] = convert_value(opt, value)
     for opt in cmd.options:
         if opt.required and (opt.name not in values or values[opt.name] in ("", None)):
-            raise UserError(t("error.missing_option", option=opt.name))
+            raise UserError(t("error.missing_option", option=shown_name(opt)))
     return values
 
 
@@ -182,22 +189,22 @@ def convert_value(opt: Option, value):
         try:
             number = int(str(value).strip())
         except ValueError:
-            raise UserError(t("error.not_a_number", option=opt.name, value=str(value)[:40], low=low, high=high)) from None
+            raise UserError(t("error.not_a_number", option=shown_name(opt), value=str(value)[:40], low=low, high=high)) from None
         if opt.min_value is not None and number < opt.min_value or opt.max_value is not None and number > opt.max_value:
-            raise UserError(t("error.out_of_range", option=opt.name, value=number, low=low, high=high))
+            raise UserError(t("error.out_of_range", option=shown_name(opt), value=number, low=low, high=high))
         return number
     if opt.kind == "bool":
         if isinstance(value, bool):
             return value
         b = _bool(str(value))
         if b is None:
-            raise UserError(t("error.not_a_bool", option=opt.name, value=str(value)[:40]))
+            raise UserError(t("error.not_a_bool", option=shown_name(opt), value=str(value)[:40]))
         return b
     text = str(value).strip()
     if opt.max_length and len(text) > opt.max_length:
-        raise UserError(t("error.too_long", option=opt.name, limit=opt.max_length, length=len(text)))
+        raise UserError(t("error.too_long", option=shown_name(opt), limit=opt.max_length, length=len(text)))
     if opt.choices and text not in opt.choices:
-        raise UserError(t("error.not_a_choice", option=opt.name, value=text[:40], choices=", ".join(opt.choices)))
+        raise UserError(t("error.not_a_choice", option=shown_name(opt), value=text[:40], choices=", ".join(opt.choices)))
     return text
 
 

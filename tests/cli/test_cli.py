@@ -36,7 +36,7 @@ def test_console_speaks_slash_commands(cli_env):
     assert out.returncode == 0, out.stderr
     assert out.stdout.count("79 폭격") == 1  # nothing after /quit
     assert "┃ ▶ 80.3" in out.stdout
-    assert "'query' 값을 입력해 주세요" in out.stdout
+    assert "'검색어(query)' 값을 입력해 주세요" in out.stdout  # as Discord shows it in Korean, and as the console takes it
     assert "알 수 없는 명령이에요: nope" in out.stdout
     assert "Traceback" not in out.stdout + out.stderr
 

@@ -69,7 +69,9 @@ def test_an_option_the_command_lacks_is_named_not_searched_for(ctx):
 
 
 def test_bad_values_are_explained_in_a_sentence(ctx):
-    assert text_of(run_line(ctx, "/rule 79 private:maybe")) == t("error.not_a_bool", "ko", option="private", value="maybe")
+    assert text_of(run_line(ctx, "/rule 79 private:maybe")) == t(
+        "error.not_a_bool", "ko", option="비공개(private)", value="maybe"
+    )  # as Discord names it, and the console
     assert "shield" in text_of(run_line(ctx, "/combat bombard units:1 dreadnought target:1 보병 shield:perhaps"))
 
 
