@@ -100,6 +100,7 @@ class NewAgenda(Values):
     players: str | None = opt(max_length=PEOPLE_MAX_CHARS)
     secret: bool | None = opt()
     windows: bool | None = opt()
+    no_token: str | None = opt(max_length=PEOPLE_MAX_CHARS)  # Stellar Atomics: players without its token
 
 
 @agenda_command("agenda start", NewAgenda)
@@ -120,6 +121,7 @@ def start(ctx: Context, values: NewAgenda):
         people,
         bool(values.secret),
         with_windows=windows_default(ctx, values.windows),
+        barred=parse_people(values.no_token, ctx.resolve_user),
     )
     reply = _updated(agenda, "")
     return reply
@@ -132,6 +134,7 @@ class AgendaPhase(Values):
     windows: bool | None = opt()
     first: str | None = opt(max_length=NAME_MAX_CHARS)  # the agendas' names, as agenda start's
     second: str | None = opt(max_length=NAME_MAX_CHARS)
+    no_token: str | None = opt(max_length=PEOPLE_MAX_CHARS)  # Stellar Atomics: players without its token
 
 
 @agenda_command("agenda phase", AgendaPhase)
@@ -141,7 +144,8 @@ def phase(ctx: Context, values: AgendaPhase):
     people, the_speaker = _people(ctx, values.players, values.speaker)
     names = [values.first or t("agenda.phase.first"), values.second or t("agenda.phase.second")]
     windows = windows_default(ctx, values.windows)
-    agenda = phases.start(store(ctx), ctx.guild_id, ctx.channel_id, me(ctx), people, the_speaker, windows, names)
+    barred = parse_people(values.no_token, ctx.resolve_user)
+    agenda = phases.start(store(ctx), ctx.guild_id, ctx.channel_id, me(ctx), people, the_speaker, windows, names, barred)
     reply = _updated(agenda, t("agenda.phase.started", agenda=agenda.label))
     return reply
 
@@ -330,9 +334,9 @@ def _pressed(ctx: Context, press: Press):
 
 
 def _ballot(ctx: Context, press: Press, agenda, outcome: str | None) -> AgendaReply:
-    """Votes for an outcome (None: a planet, named in the form); a stranger is refused before
-    the form opens."""
-    rules.voter(agenda, me(ctx))
+    """Votes for an outcome (None: a planet, named in the form); a stranger, or a player who
+    may not vote, is refused before the form opens."""
+    rules.acting(agenda, me(ctx))
     votes = InputField("votes", t("agenda.modal.votes"), max_length=len(str(MAX_VOTES)), placeholder=f"0-{MAX_VOTES}")
     fields = (InputField("planet", t("agenda.modal.planet"), MAX_NAME), votes) if outcome is None else (votes,)
     answers = press.ask(t("agenda.modal.title", outcome=outcome_label(outcome) or "🪐"), *fields)
@@ -384,7 +388,7 @@ def press_pass_lock(ctx: Context, press: Press) -> AgendaReply:
 @view.PLAY.on_press
 def press_play(ctx: Context, press: Press) -> AgendaReply:
     agenda = _pressed(ctx, press)
-    rules.voter(agenda, me(ctx))  # a stranger is refused before the form
+    rules.acting(agenda, me(ctx))  # a stranger, or a player without a Stellar Atomics token, before the form
     card = InputField("card", t("agenda.modal.card"), MAX_CARD)
     return play_card(ctx, agenda.id, None, press.ask(t("agenda.button.play"), card)["card"])
 
@@ -392,6 +396,7 @@ def press_play(ctx: Context, press: Press) -> AgendaReply:
 @view.PREDICT.on_press
 def press_predict(ctx: Context, press: Press) -> AgendaReply:
     agenda = _pressed(ctx, press)
+    rules.acting(agenda, me(ctx))  # refused before the form, as the command would be
     outcome = InputField("outcome", t("agenda.modal.predict"), MAX_NAME)
     guess = press.ask(t("agenda.button.predict"), outcome)["outcome"]
     if not guess:

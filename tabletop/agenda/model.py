@@ -79,6 +79,9 @@ class Agenda:
     passes: list[Pass] = field(default_factory=list)
     plays: list[Play] = field(default_factory=list)
     phase_id: int | None = None  # the agenda phase (/agenda phase) it belongs to
+    # Stellar Atomics (Thunder's Edge galactic event): listed players without their token on its
+    # card, who cannot vote or play action cards during the agenda phase
+    barred: list[Player] = field(default_factory=list)
 
     @property
     def window(self) -> str | None:
@@ -115,8 +118,10 @@ class Agenda:
         return next((b for b in self.ballots if b.voter_id == str(voter_id)), None)
 
     def next_voter(self) -> Player | None:
-        """Whose turn it is: the first player in order without a ballot."""
+        """Whose turn it is: the first player in order without a ballot who may vote (a player
+        without a Stellar Atomics token is passed over)."""
         done = {b.voter_id for b in self.ballots} | {text.key(b.voter_name) for b in self.ballots}
+        done |= {b.id for b in self.barred} | {text.key(b.name) for b in self.barred}
         for p in self.players:
             if p.id not in done and text.key(p.name) not in done:
                 return p

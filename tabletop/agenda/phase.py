@@ -32,17 +32,18 @@ def start(
     speaker: Player | None,
     with_windows: bool,
     names: list[str],
+    barred: list[Player] | None = None,
 ) -> Agenda:
     """Open the phase's first agenda (for or against: the speaker names an election's
     candidates with /agenda start instead) and record the phase, in one transaction: a first
     agenda that is refused, or a fault, leaves nothing behind."""
     first = rules.checked(
-        guild_id, channel_id, starter, names[0], [], speaker=speaker, players=players, with_windows=with_windows
+        guild_id, channel_id, starter, names[0], [], speaker=speaker, players=players, with_windows=with_windows, barred=barred
     )
     with store.state.transaction(lock=channel_lock(guild_id, channel_id)) as c:
         phase_id = c.execute(
-            "insert into agenda_phases (guild_id, channel_id, players, speaker, windows, names) "
-            "values (?, ?, ?, ?, ?, ?) returning id",
+            "insert into agenda_phases (guild_id, channel_id, players, speaker, windows, names, barred) "
+            "values (?, ?, ?, ?, ?, ?, ?) returning id",
             (
                 str(guild_id),
                 str(channel_id),
@@ -50,6 +51,7 @@ def start(
                 json.dumps(speaker.__dict__, ensure_ascii=False) if speaker else None,
                 int(with_windows),
                 json.dumps(names, ensure_ascii=False),
+                json.dumps([p.__dict__ for p in first.barred], ensure_ascii=False),
             ),
         ).fetchone()[0]
         agenda_id = store.insert(c, first, phase_id)
@@ -80,8 +82,17 @@ def advance(store: AgendaStore, closed: Agenda, actor: Player) -> tuple[Agenda |
         speaker = Player(**json.loads(row["speaker"])) if row["speaker"] else None
         name = json.loads(row["names"])[step]
         windows = bool(row["windows"])
+        barred = [Player(**p) for p in json.loads(row["barred"])]
         following = rules.checked(
-            closed.guild_id, closed.channel_id, actor, name, [], speaker=speaker, players=players, with_windows=windows
+            closed.guild_id,
+            closed.channel_id,
+            actor,
+            name,
+            [],
+            speaker=speaker,
+            players=players,
+            with_windows=windows,
+            barred=barred,
         )
         agenda_id = store.insert(c, following, closed.phase_id)
         opened = store.loaded(c, agenda_id)

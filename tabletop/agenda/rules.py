@@ -37,6 +37,7 @@ def checked(
     players: list[Player] | None = None,
     secret: bool = False,
     with_windows: bool = False,
+    barred: list[Player] | None = None,
 ) -> Agenda:
     """A new agenda, every value checked (a sentence for the first that is wrong); not yet
     stored, so its id is 0 (insert stores it)."""
@@ -72,6 +73,7 @@ def checked(
     speaker = speaker or None
     if speaker and players and not any(p.matches(speaker.id, speaker.name) for p in players):
         raise UserError(t("agenda.speaker_not_player", speaker=speaker.name, players=", ".join(p.name for p in players)))
+    barred = _listed(barred or [], players)
     return Agenda(
         0,
         str(guild_id),
@@ -87,7 +89,32 @@ def checked(
         locale=current(),  # the agenda's message stays in the language of who started it
         secret=bool(secret),
         windows=bool(with_windows),
+        barred=barred,
     )
+
+
+def _listed(barred: list[Player], players: list[Player]) -> list[Player]:
+    """Players named as without a Stellar Atomics token: each one of the listed players (as
+    listed); without a list of players there is nobody to bar, which a sentence says."""
+    if barred and not players:
+        raise UserError(t("agenda.barred_need_players"))
+    out = []
+    for b in barred:
+        found = next((p for p in players if p.matches(b.id, b.name)), None)
+        if found is None:
+            raise UserError(t("agenda.barred_not_player", name=b.name, players=", ".join(p.name for p in players)))
+        if found not in out:
+            out.append(found)
+    return out
+
+
+def acting(agenda: Agenda, user: Player) -> Player:
+    """The listed player this user is, when they may vote or play an action card: one without a
+    Stellar Atomics token may not (a sentence says why)."""
+    player = voter(agenda, user)
+    if any(b.matches(player.id, player.name) for b in agenda.barred):
+        raise UserError(t("agenda.barred", voter=player.name))
+    return player
 
 
 def voter(agenda: Agenda, user: Player) -> Player:

@@ -145,3 +145,13 @@ register(
         + "select a.id, j.n - 1, j.name from agendas a, json_array_elements_text(a.outcomes::json) with ordinality j(name, n);",
     },
 )
+# 10: the galactic event Stellar Atomics (Thunder's Edge): the players who no longer have their
+# token on its card cannot vote or play action cards in the agenda phase
+register(
+    10,
+    "agenda",
+    """
+    alter table agendas add column barred text not null default '[]';
+    alter table agenda_phases add column barred text not null default '[]';
+    """,
+)

@@ -102,6 +102,7 @@ class AgendaStore:
             passes=passes,
             plays=plays,
             phase_id=row["phase_id"],
+            barred=[Player(**p) for p in json.loads(row["barred"])],
         )
 
     def current(self, guild_id: str, channel_id: str) -> Agenda | None:
@@ -153,8 +154,8 @@ class AgendaStore:
         speaker = new.speaker
         agenda_id = c.execute(
             "insert into agendas (guild_id, channel_id, name, outcome_type, card_kind, outcomes, speaker, speaker_id, "
-            "players, starter_id, starter_name, locale, secret, windows, phase_id) "
-            "values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning id",
+            "players, starter_id, starter_name, locale, secret, windows, phase_id, barred) "
+            "values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning id",
             (
                 new.guild_id,
                 new.channel_id,
@@ -171,6 +172,7 @@ class AgendaStore:
                 int(new.secret),
                 int(new.windows),
                 phase_id,
+                json.dumps([p.__dict__ for p in new.barred], ensure_ascii=False),
             ),
         ).fetchone()[0]
         for position, outcome in enumerate(new.outcomes):
@@ -195,7 +197,7 @@ class AgendaStore:
         if not isinstance(votes, int) or isinstance(votes, bool) or not 0 <= votes <= MAX_VOTES:
             raise UserError(t("agenda.bad_votes", limit=MAX_VOTES))
         agenda = self._open(agenda_id)
-        voter = rules.voter(agenda, user)
+        voter = rules.acting(agenda, user) if votes > 0 else rules.voter(agenda, user)  # anyone may abstain
         chosen = rules.resolve_outcome(agenda, outcome) if votes > 0 else None
         with self.state.transaction(lock=agenda_lock(agenda_id)) as c:
             if c.execute("select status from agendas where id = ?", (agenda_id,)).fetchone()[0] != "open":
@@ -253,6 +255,7 @@ class AgendaStore:
         if len(card) > windows.MAX_CARD:
             raise UserError(t("agenda.card_too_long", limit=windows.MAX_CARD))
         agenda, player = self._in_window(agenda_id, user, window)
+        rules.acting(agenda, player)  # an action card: not without a Stellar Atomics token
         with self.state.transaction(lock=agenda_lock(agenda_id)) as c:
             self._check_window(c, agenda, window)
             windows.record_play(c, agenda_id, window, player, card)
@@ -291,7 +294,7 @@ class AgendaStore:
         """62.22: after the reveal, before votes are cast: refused once a ballot exists, and
         with the windows on, only in the after window."""
         agenda = self._open(agenda_id)
-        player = rules.voter(agenda, user)
+        player = rules.acting(agenda, user)  # a prediction is a rider's: an action card
         chosen = rules.resolve_outcome(agenda, outcome)
         with self.state.transaction(lock=agenda_lock(agenda_id)) as c:
             if agenda.windows:

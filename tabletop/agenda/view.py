@@ -86,6 +86,8 @@ def agenda_embed(agenda: Agenda) -> Embed:
         fields += _fields(t("agenda.order", loc), order, " → ")
     elif agenda.speaker:
         lines.append(f"{t('agenda.speaker', loc)}: {escape_md(agenda.speaker.name)}")
+    if agenda.barred:
+        lines.append(t("agenda.barred_line", loc, players=_some([escape_md(p.name) for p in agenda.barred], loc)))
     if agenda.windows:
         fields += _window_fields(agenda)
     if agenda.predictions:

@@ -1,0 +1,74 @@
+"""Thunder's Edge galactic events that change the agenda phase. Stellar Atomics: a player whose
+token left its card cannot vote or play action cards (a rider's prediction included) in the
+agenda phase; they may still abstain and pass, and the order of voting passes them over."""
+
+from __future__ import annotations
+
+import pytest
+from run_bot import run_bot
+
+from tabletop.agenda import phase
+from tabletop.agenda.model import FOR, Player
+from tabletop.agenda.store import AgendaStore
+from tabletop.core.errors import UserError
+from tabletop.store import open_state
+
+A, B, C = (Player(f"name:{n.lower()}", n) for n in "ABC")
+STARTER = Player("999", "Starter")
+
+
+@pytest.fixture
+def agendas(state):
+    return AgendaStore(state)
+
+
+def start(agendas, barred, windows=False):
+    return agendas.start("g", "c", STARTER, "S", [], "for-against", None, A, [A, B, C], with_windows=windows, barred=barred)
+
+
+def test_a_player_without_a_token_cannot_vote_but_may_abstain(agendas, state):
+    a = start(agendas, [Player("", "b")])  # named as typed: the listed player B
+    assert a.barred == [B] and a.next_voter() == C  # voting order: B, C, then the speaker A
+    with pytest.raises(UserError, match="B.*스텔라 아토믹스"):
+        agendas.vote(a.id, B, "가결", 3)
+    assert agendas.get(a.id).ballots == []  # refused: nothing recorded
+    a = agendas.abstain(a.id, B)
+    a = agendas.vote(a.id, C, "가결", 2)
+    assert a.tally()[FOR] == 2
+    again = AgendaStore(open_state(state.path)).get(a.id)  # kept by the database, as a restart reads it
+    assert again is not None and again.barred == [B]
+
+
+def test_without_a_token_no_action_card_and_no_prediction(agendas):
+    a = start(agendas, [C], windows=True)
+    with pytest.raises(UserError, match="스텔라 아토믹스"):
+        agendas.play_card(a.id, C, "when", "Veto")
+    agendas.pass_window(a.id, C, "when")  # passing is neither
+    for p in (A, B):
+        agendas.pass_window(a.id, p, "when")
+    with pytest.raises(UserError, match="스텔라 아토믹스"):
+        agendas.predict(a.id, C, "가결")
+    assert agendas.predict(a.id, B, "가결").predictions
+
+
+def test_only_listed_players_can_be_without_a_token(agendas):
+    with pytest.raises(UserError, match="Zed"):
+        start(agendas, [Player("", "Zed")])
+    with pytest.raises(UserError, match="players:"):
+        agendas.start("g", "c", STARTER, "S", [], "for-against", None, None, [], barred=[A])
+
+
+def test_the_phases_second_agenda_keeps_who_has_no_token(agendas):
+    first = phase.start(agendas, "g", "c", STARTER, [A, B, C], A, False, ["1", "2"], [B])
+    agendas.vote(first.id, C, "가결", 1)
+    closed = agendas.close(first.id, A, False)
+    second, over = phase.advance(agendas, closed, A)
+    assert second is not None and not over and second.barred == [B]
+
+
+def test_the_console_takes_no_token_and_says_it_on_the_message(cli_env):
+    script = "/agenda start name:S players:A, B, C speaker:A no_token:B\nas B: /agenda vote outcome:가결 votes:2\n"
+    out = run_bot(["console"], cli_env, stdin=script)
+    assert out.returncode == 0 and "Traceback" not in out.stdout + out.stderr
+    assert "스텔라 아토믹스 토큰 없음 (투표·행동 카드 불가): B" in out.stdout
+    assert "B는 스텔라 아토믹스 카드에 토큰이 없어서" in out.stdout
