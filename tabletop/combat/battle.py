@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
+from tabletop.combat import transforms
 from tabletop.combat.directed import SplitSideModel
 from tabletop.combat.model import Die, SideModel, State, die, loss_key, needs, weakest_first
 from tabletop.combat.units import Roll, Side, Unit, galvanized
@@ -188,10 +189,9 @@ class Fight:
         pool = (self.ships.units if self.ships else []) + self.attacker.units
         return any("fighters-fight-on-ground" in u.abilities for u in pool)
 
-    def can_sustain(self, name: str) -> bool:
-        """Mentak: the opponent cannot use Sustain Damage (the flagship in space, the mech on
-        the ground)."""
-        opponent = self.side(other(name))
+    def sustain_allowed(self, opponent: Side) -> bool:
+        """Mentak: the opponent's units cannot use Sustain Damage (the flagship in space, the mech
+        on the ground), as `opponent` stands when the rounds start."""
         pool = [u for u in opponent.units if (u.ship if self.kind == "space" else u.ground)]
         return not any("opponent-no-sustain" in u.abilities for u in pool)
 
@@ -208,16 +208,18 @@ class Fight:
             directed = self.kind == "space" and any("hits-to-non-fighters" in (u.restored or u).abilities for u in foes)
             kind = SplitSideModel if directed else SideModel
             units = self.participants(side, name)
-            built = kind(side, units, self.can_sustain(name), weakest_first(self.kind, units))
-            # a denier hinders from where it fights: the Mentak flagship in space, its mech on the ground
-            built.deniers = [i for i in built.deniers if built.units[i].ship == (self.kind == "space")]
+            pieces = sorted(units, key=loss_key(side.order, weakest_first(self.kind, units)))
+            # a space combat whose Quietus is gone (or never was): the units fight as they are
+            gone = self.kind == "space" and not any(transforms.BREACH in u.abilities for u in foes)
+            built = kind(
+                side, [u.restored or u for u in pieces] if gone else pieces, self.sustain_allowed(opponent), ordered=True
+            )
+            built.pieces = pieces
+            built.deniers = [i for i in built.deniers if _hinders(built.units[i], side, self.kind)]
             return built
 
         ma, md = model(attacker, ATTACKER, defender), model(defender, DEFENDER, attacker)
-        for hindered, opponent in ((ma, md), (md, ma)):
-            if opponent.deniers:  # as it fights once they are gone: its own units, in the same order
-                restored = [u.restored or u for u in hindered.units]
-                hindered.unhindered = type(hindered)(hindered.side, restored, ordered=True)
+        ma.unhindered, md.unhindered = _unhindered(ma, md), _unhindered(md, ma)
         return ma, md
 
     def for_rounds(self, attacker: Side, defender: Side) -> tuple[Side, Side]:
@@ -566,3 +568,27 @@ def with_modifier(side: Side, value: int) -> Side:
         return side
     effects = replace(side.effects, combat_modifier=side.effects.combat_modifier + value)
     return replace(side, effects=effects)
+
+
+def _hinders(unit: Unit, side: Side, kind: str) -> bool:
+    """Whether this unit hinders the other side in this kind of fight: the Mentak flagship in
+    space, its mech on the ground; the Quietus in space when its side names an active breach."""
+    if unit.ship != (kind == "space"):
+        return False
+    return "opponent-no-sustain" in unit.abilities or side.effects.active_breach
+
+
+def _unhindered(hindered: SideModel, opponent: SideModel) -> SideModel | None:
+    """The side as it fights once the opponent's hindering units are gone, or None when that
+    cannot differ: nothing is taken from it, or no hindering unit can fall while others of its
+    side fight on. A unit damaged before (typed so, or by a roll before the rounds, while it
+    could not use Sustain Damage later) does not sustain again."""
+    if not opponent.deniers or not (opponent.split or min(opponent.deniers) < opponent.N - 1):
+        return None
+    regained = [u.restored or u for u in hindered.units]
+    regained = [replace(u, sustain=False) if u.damaged else u for u in regained]
+    free = type(hindered)(hindered.side, regained, ordered=True)
+    if free.sustainer == hindered.sustainer and all(u.restored is None for u in hindered.units):
+        return None
+    free.pieces = hindered.pieces
+    return free

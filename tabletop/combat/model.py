@@ -112,6 +112,7 @@ def loss_key(order: list[str], weakest_first: bool = False):
         _TYPE_RANK.get(u.type, types),
         u.cost,
         "valkyrie" in u.abilities,
+        not u.damaged,  # a damaged unit first of its kind: where it cannot sustain (Mentak), it is the one to lose
         u.number,
     )
 
@@ -137,6 +138,7 @@ class SideModel:
     ):
         self.side = side
         self.units = list(fighters) if ordered else sorted(fighters, key=loss_key(side.order, by_strength))
+        self.pieces = self.units  # the side's own unit objects, in the same order (a breach's copies differ)
         self.cancels = max(1, side.effects.sustain_cancels)
         self.sustainer = [u.sustain and sustain_allowed for u in self.units]
         self.N = len(self.units)

@@ -414,7 +414,7 @@ def can_ever_hit(fight: Fight, opening: dict[tuple[str, int], list]) -> bool:
 def _apply(model: SideModel, state: State, side: Side) -> None:
     """Write a model state back to the side's units (losses removed, damage marked)."""
     damaged = set(model.damaged(state))
-    for i, unit in enumerate(model.units):
+    for i, unit in enumerate(model.pieces):  # the side's own objects (a breach's copies are not)
         if model.is_lost(i, state):
             side.units.remove(unit)
         elif model.sustainer[i]:

@@ -149,3 +149,47 @@ def test_the_dice_agree_and_the_log_says_when_the_hindrance_ends(book):
             ended += 1
             assert any("멘탁" in note for note in battle.notes)
     assert ended  # some battles went on after it fell
+
+
+def test_damage_taken_before_the_rounds_is_kept_when_the_hindrance_ends(book):
+    """The attacker's PDS hit the dreadnoughts before the rounds (each hit sustained: Mentak's
+    flagship hinders the rounds only); a damaged dreadnought stays damaged once the flagship
+    falls, so only an undamaged one sustains then."""
+    exact = odds.solve(
+        fight(
+            book,
+            "space",
+            attacker="mentak flagship, 2 cruiser, 2 pds2",
+            attacker_order="mentak flagship",
+            defender="2 dreadnought",
+        )
+    ).attacker
+    a = (Piece(7, 2, True, True), CRUISER, CRUISER)
+    cannon = hit_chances((5, 5))  # two PDS II before the rounds
+    damaged = DREADNOUGHT._replace(damaged=True)
+    expected = sum(p * attacker_wins(a, (damaged,) * hits + (DREADNOUGHT,) * (2 - hits)) for hits, p in enumerate(cannon))
+    assert exact == pytest.approx(expected, abs=1e-9)
+
+
+@pytest.mark.parametrize(
+    ("attacker", "order", "defender"),
+    [
+        ("mentak flagship, 2 cruiser", "mentak flagship", "2 dreadnought, 4 pds2"),  # the flagship may fall to space cannon
+        ("quietus, active breach, 3 cruiser", "quietus", "3 dreadnought"),
+        ("mentak mech, 2 infantry", "mentak mech", "2 mech"),
+    ],
+)
+def test_the_dice_agree_with_the_odds_whenever_the_hindering_unit_falls(book, attacker, order, defender):
+    kind = "ground" if "mech" in defender else "space"
+    agree_with_dice(fight(book, kind, attacker=attacker, attacker_order=order, defender=defender))
+
+
+def test_no_hindrance_is_modelled_where_it_cannot_end_or_never_began(book):
+    """The Quietus without an active breach takes nothing; a flagship lost last ends with its
+    side: both fights keep the fast solver, and no log says a hindrance ended."""
+    for attacker, order in (("quietus, 3 cruiser", "quietus"), ("mentak flagship, 2 cruiser", "")):
+        the_fight = fight(book, "space", attacker=attacker, attacker_order=order or None, defender="3 dreadnought")
+        ma, md = the_fight.models(the_fight.attacker, the_fight.defender)
+        assert md.unhindered is None, attacker
+        for seed in range(20):
+            assert not any("멘탁" in note for note in resolve(the_fight, Dice(seed)).notes)
