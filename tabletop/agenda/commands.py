@@ -101,6 +101,7 @@ class NewAgenda(Values):
     secret: bool | None = opt()
     windows: bool | None = opt()
     no_token: str | None = opt(max_length=PEOPLE_MAX_CHARS)  # Stellar Atomics: players without its token
+    hidden_agenda: bool | None = opt()  # the galactic event: secret ballots, the totals alone revealed
 
 
 @agenda_command("agenda start", NewAgenda)
@@ -122,6 +123,7 @@ def start(ctx: Context, values: NewAgenda):
         bool(values.secret),
         with_windows=windows_default(ctx, values.windows),
         barred=parse_people(values.no_token, ctx.resolve_user),
+        totals_only=bool(values.hidden_agenda),
     )
     reply = _updated(agenda, "")
     return reply
@@ -135,6 +137,7 @@ class AgendaPhase(Values):
     first: str | None = opt(max_length=NAME_MAX_CHARS)  # the agendas' names, as agenda start's
     second: str | None = opt(max_length=NAME_MAX_CHARS)
     no_token: str | None = opt(max_length=PEOPLE_MAX_CHARS)  # Stellar Atomics: players without its token
+    hidden_agenda: bool | None = opt()
 
 
 @agenda_command("agenda phase", AgendaPhase)
@@ -145,7 +148,9 @@ def phase(ctx: Context, values: AgendaPhase):
     names = [values.first or t("agenda.phase.first"), values.second or t("agenda.phase.second")]
     windows = windows_default(ctx, values.windows)
     barred = parse_people(values.no_token, ctx.resolve_user)
-    agenda = phases.start(store(ctx), ctx.guild_id, ctx.channel_id, me(ctx), people, the_speaker, windows, names, barred)
+    agenda = phases.start(
+        store(ctx), ctx.guild_id, ctx.channel_id, me(ctx), people, the_speaker, windows, names, barred, bool(values.hidden_agenda)
+    )
     reply = _updated(agenda, t("agenda.phase.started", agenda=agenda.label))
     return reply
 
@@ -313,7 +318,7 @@ def show(ctx: Context, values: Which):
         agenda = s.current(ctx.guild_id, ctx.channel_id) or next(iter(s.history(ctx.guild_id, ctx.channel_id, 1)), None)
     if agenda is None or agenda.guild_id != str(ctx.guild_id):
         raise UserError(t("agenda.not_found"))
-    return audit_pages(s, agenda, server_zone(ctx))
+    return audit_pages(s, agenda, server_zone(ctx), me(ctx))
 
 
 @agenda_command("agenda history", private=True)

@@ -82,6 +82,9 @@ class Agenda:
     # Stellar Atomics (Thunder's Edge galactic event): listed players without their token on its
     # card, who cannot vote or play action cards during the agenda phase
     barred: list[Player] = field(default_factory=list)
+    # Hidden Agenda (Thunder's Edge galactic event): secret ballots of which only the totals are
+    # ever shown; who voted how, only to the speaker, who reveals it when an outcome needs it
+    totals_only: bool = False
 
     @property
     def window(self) -> str | None:
@@ -92,6 +95,12 @@ class Agenda:
     def label(self) -> str:
         """How acknowledgements name it: "#3 분리 독트린"."""
         return f"#{self.id} {self.name}"
+
+    def ballots_shown_to(self, viewer: Player | None) -> bool:
+        """Whether this viewer may read who voted how (in /agenda show's log)."""
+        if self.totals_only:
+            return viewer is not None and self.speaker is not None and self.speaker.matches(viewer.id, viewer.name)
+        return not self.hidden
 
     @property
     def hidden(self) -> bool:

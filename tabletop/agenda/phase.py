@@ -33,17 +33,27 @@ def start(
     with_windows: bool,
     names: list[str],
     barred: list[Player] | None = None,
+    totals_only: bool = False,
 ) -> Agenda:
     """Open the phase's first agenda (for or against: the speaker names an election's
     candidates with /agenda start instead) and record the phase, in one transaction: a first
     agenda that is refused, or a fault, leaves nothing behind."""
     first = rules.checked(
-        guild_id, channel_id, starter, names[0], [], speaker=speaker, players=players, with_windows=with_windows, barred=barred
+        guild_id,
+        channel_id,
+        starter,
+        names[0],
+        [],
+        speaker=speaker,
+        players=players,
+        with_windows=with_windows,
+        barred=barred,
+        totals_only=totals_only,
     )
     with store.state.transaction(lock=channel_lock(guild_id, channel_id)) as c:
         phase_id = c.execute(
-            "insert into agenda_phases (guild_id, channel_id, players, speaker, windows, names, barred) "
-            "values (?, ?, ?, ?, ?, ?, ?) returning id",
+            "insert into agenda_phases (guild_id, channel_id, players, speaker, windows, names, barred, totals_only) "
+            "values (?, ?, ?, ?, ?, ?, ?, ?) returning id",
             (
                 str(guild_id),
                 str(channel_id),
@@ -52,6 +62,7 @@ def start(
                 int(with_windows),
                 json.dumps(names, ensure_ascii=False),
                 json.dumps([p.__dict__ for p in first.barred], ensure_ascii=False),
+                int(first.totals_only),
             ),
         ).fetchone()[0]
         agenda_id = store.insert(c, first, phase_id)
@@ -93,6 +104,7 @@ def advance(store: AgendaStore, closed: Agenda, actor: Player) -> tuple[Agenda |
             players=players,
             with_windows=windows,
             barred=barred,
+            totals_only=bool(row["totals_only"]),
         )
         agenda_id = store.insert(c, following, closed.phase_id)
         opened = store.loaded(c, agenda_id)

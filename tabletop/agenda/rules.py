@@ -38,6 +38,7 @@ def checked(
     secret: bool = False,
     with_windows: bool = False,
     barred: list[Player] | None = None,
+    totals_only: bool = False,
 ) -> Agenda:
     """A new agenda, every value checked (a sentence for the first that is wrong); not yet
     stored, so its id is 0 (insert stores it)."""
@@ -74,6 +75,8 @@ def checked(
     if speaker and players and not any(p.matches(speaker.id, speaker.name) for p in players):
         raise UserError(t("agenda.speaker_not_player", speaker=speaker.name, players=", ".join(p.name for p in players)))
     barred = _listed(barred or [], players)
+    if totals_only and not speaker:  # the speaker tallies, and alone reads the ballots
+        raise UserError(t("agenda.totals_only_need_speaker"))
     return Agenda(
         0,
         str(guild_id),
@@ -87,9 +90,10 @@ def checked(
         starter,
         "open",
         locale=current(),  # the agenda's message stays in the language of who started it
-        secret=bool(secret),
+        secret=bool(secret) or totals_only,
         windows=bool(with_windows),
         barred=barred,
+        totals_only=bool(totals_only),
     )
 
 

@@ -155,3 +155,13 @@ register(
     alter table agenda_phases add column barred text not null default '[]';
     """,
 )
+# 11: the galactic event Hidden Agenda (Thunder's Edge): secret ballots whose totals alone are
+# revealed; who voted how only the speaker reads
+register(
+    11,
+    "agenda",
+    """
+    alter table agendas add column totals_only integer not null default 0;
+    alter table agenda_phases add column totals_only integer not null default 0;
+    """,
+)

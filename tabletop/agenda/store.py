@@ -103,6 +103,7 @@ class AgendaStore:
             plays=plays,
             phase_id=row["phase_id"],
             barred=[Player(**p) for p in json.loads(row["barred"])],
+            totals_only=bool(row["totals_only"]),
         )
 
     def current(self, guild_id: str, channel_id: str) -> Agenda | None:
@@ -154,8 +155,8 @@ class AgendaStore:
         speaker = new.speaker
         agenda_id = c.execute(
             "insert into agendas (guild_id, channel_id, name, outcome_type, card_kind, outcomes, speaker, speaker_id, "
-            "players, starter_id, starter_name, locale, secret, windows, phase_id, barred) "
-            "values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning id",
+            "players, starter_id, starter_name, locale, secret, windows, phase_id, barred, totals_only) "
+            "values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning id",
             (
                 new.guild_id,
                 new.channel_id,
@@ -173,6 +174,7 @@ class AgendaStore:
                 int(new.windows),
                 phase_id,
                 json.dumps([p.__dict__ for p in new.barred], ensure_ascii=False),
+                int(new.totals_only),
             ),
         ).fetchone()[0]
         for position, outcome in enumerate(new.outcomes):

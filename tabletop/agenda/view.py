@@ -10,7 +10,7 @@ from __future__ import annotations
 from zoneinfo import ZoneInfo
 
 from tabletop.agenda import windows
-from tabletop.agenda.model import Agenda
+from tabletop.agenda.model import Agenda, Player
 from tabletop.agenda.model import label as outcome_label
 from tabletop.agenda.store import AgendaStore
 from tabletop.core.components import NUMBER, Component
@@ -57,9 +57,13 @@ def agenda_embed(agenda: Agenda) -> Embed:
     tally = agenda.tally()
     lines = [f"*{t(f'agenda.type.{agenda.outcome_type}', loc)}*"]
     if agenda.secret:
-        lines[0] += f" · 🔒 {t('agenda.secret', loc)}"
+        lines[0] += f" · 🔒 {t('agenda.totals_only' if agenda.totals_only else 'agenda.secret', loc)}"
     head, lines = lines, []  # the outcomes are sections of their own (one part each in a card)
-    if agenda.hidden:
+    if agenda.totals_only and not agenda.hidden:  # Hidden Agenda, closed: the totals alone
+        outcomes = [
+            f"**{escape_md(outcome_label(o, loc))}** — {t('agenda.votes', loc, n=tally.get(o, 0))}" for o in agenda.outcomes
+        ]
+    elif agenda.hidden:
         outcomes = [f"**{escape_md(outcome_label(o, loc))}**" for o in agenda.outcomes]
         voted = [escape_md(b.voter_name) for b in agenda.ballots]
         lines.append(t("agenda.voted", loc, n=len(voted)) + (f": {_some(voted, loc)}" if voted else ""))
@@ -210,15 +214,17 @@ def agenda_reply(agenda: Agenda, content: str = "") -> Reply:
     return Reply(content=content, embeds=[agenda_embed(agenda)], rows=agenda_rows(agenda))
 
 
-def audit_pages(store: AgendaStore, agenda: Agenda, zone: ZoneInfo) -> Paged:
+def audit_pages(store: AgendaStore, agenda: Agenda, zone: ZoneInfo, viewer: Player | None = None) -> Paged:
     """/agenda show: the agenda, then its whole log, paged; times in the server's zone, labelled.
-    A secret agenda's log shows ballots only once it is closed."""
+    A secret agenda's log shows ballots only once it is closed; a Hidden Agenda's, to its
+    speaker only (Agenda.ballots_shown_to)."""
     loc = current()  # the log is shown to whoever asks, in their language
     lines = []
+    shown = agenda.ballots_shown_to(viewer)
     for e in store.log(agenda.id):
         detail = e["detail"]
-        if agenda.hidden and e["action"] in ("vote", "abstain"):
-            detail = ""  # who voted, not how, until the agenda closes
+        if not shown and e["action"] in ("vote", "abstain"):
+            detail = ""  # who voted, not how
         lines.append(f"`{local_time(e['at'], zone)}` {escape_md(e['actor_name'])}: {e['action']} {escape_md(detail)}".rstrip())
     header = f"**{t('agenda.audit', loc)}** ({t('agenda.times_in', loc, zone=zone_label(zone))})"
     pages = [agenda_embed(agenda)]

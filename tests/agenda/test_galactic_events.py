@@ -72,3 +72,32 @@ def test_the_console_takes_no_token_and_says_it_on_the_message(cli_env):
     assert out.returncode == 0 and "Traceback" not in out.stdout + out.stderr
     assert "스텔라 아토믹스 토큰 없음 (투표·행동 카드 불가): B" in out.stdout
     assert "B는 스텔라 아토믹스 카드에 토큰이 없어서" in out.stdout
+
+
+def test_hidden_agenda_reveals_the_totals_only_and_the_ballots_to_the_speaker_alone(agendas):
+    from zoneinfo import ZoneInfo
+
+    from tabletop.agenda.view import agenda_reply, audit_pages
+    from tabletop.console.printed import printed
+
+    a = agendas.start("g", "c", STARTER, "H", [], "for-against", None, A, [A, B, C], totals_only=True)
+    assert a.secret and a.totals_only  # Hidden Agenda's ballots are secret
+    agendas.vote(a.id, B, "가결", 3)
+    agendas.vote(a.id, C, "부결", 2)
+    closed = agendas.close(a.id, A, False)
+    shown = printed(agenda_reply(closed))
+    assert "가결 — 3표" in shown and "부결 — 2표" in shown
+    assert "B 3" not in shown and "C 2" not in shown  # who voted how stays hidden after closing
+    log_for = {p.name: printed(audit_pages(agendas, closed, ZoneInfo("UTC"), p).reply(1)) for p in (A, B)}
+    assert "가결 3" in log_for["A"] and "가결 3" not in log_for["B"]  # the speaker alone reads the ballots
+    with pytest.raises(UserError, match="speaker:"):
+        agendas.start("g", "c2", STARTER, "H", [], "for-against", None, None, [A, B], totals_only=True)
+
+
+def test_hidden_agenda_is_an_option_of_the_commands(cli_env):
+    script = (
+        "/agenda start name:H players:A, B speaker:A hidden_agenda:true\nas B: /agenda vote outcome:가결 votes:2\n/agenda close\n"
+    )
+    out = run_bot(["console"], cli_env, stdin=script)
+    assert out.returncode == 0 and "Traceback" not in out.stdout + out.stderr
+    assert "히든 어젠다: 합계만 공개" in out.stdout and "가결 — 2표" in out.stdout and "B 2" not in out.stdout
