@@ -98,8 +98,11 @@ class Agenda:
 
     def ballots_shown_to(self, viewer: Player | None) -> bool:
         """Whether this viewer may read who voted how (in /agenda show's log)."""
-        if self.totals_only:
-            return viewer is not None and self.speaker is not None and self.speaker.matches(viewer.id, viewer.name)
+        if self.totals_only:  # the speaker alone: by their account when one was mentioned, not a nickname
+            speaker = self.speaker
+            if viewer is None or speaker is None:
+                return False
+            return speaker.matches(viewer.id, viewer.name) if speaker.id.startswith("name:") else speaker.id == str(viewer.id)
         return not self.hidden
 
     @property

@@ -222,10 +222,10 @@ def audit_pages(store: AgendaStore, agenda: Agenda, zone: ZoneInfo, viewer: Play
     lines = []
     shown = agenda.ballots_shown_to(viewer)
     for e in store.log(agenda.id):
-        detail = e["detail"]
-        if not shown and e["action"] in ("vote", "abstain"):
-            detail = ""  # who voted, not how
-        lines.append(f"`{local_time(e['at'], zone)}` {escape_md(e['actor_name'])}: {e['action']} {escape_md(detail)}".rstrip())
+        action, detail = e["action"], e["detail"]
+        if not shown and action in ("vote", "abstain"):
+            action, detail = "vote", ""  # who cast a ballot, not how (an abstention too)
+        lines.append(f"`{local_time(e['at'], zone)}` {escape_md(e['actor_name'])}: {action} {escape_md(detail)}".rstrip())
     header = f"**{t('agenda.audit', loc)}** ({t('agenda.times_in', loc, zone=zone_label(zone))})"
     pages = [agenda_embed(agenda)]
     log_pages = paginate(["\n".join([header, *chunk]) for chunk in _chunks(lines, 20)])

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 
 from tabletop.combat import transforms
 from tabletop.combat.directed import SplitSideModel
-from tabletop.combat.model import Die, SideModel, State, die, loss_key, needs, weakest_first
+from tabletop.combat.model import DENIES, Die, SideModel, State, die, loss_key, needs, weakest_first
 from tabletop.combat.units import Roll, Side, Unit, galvanized
 from tabletop.core.errors import UserError
 from tabletop.core.i18n import t
@@ -208,7 +208,8 @@ class Fight:
             directed = self.kind == "space" and any("hits-to-non-fighters" in (u.restored or u).abilities for u in foes)
             kind = SplitSideModel if directed else SideModel
             units = self.participants(side, name)
-            pieces = sorted(units, key=loss_key(side.order, weakest_first(self.kind, units)))
+            hindered = any(_hinders(u, opponent, self.kind) for u in foes if DENIES & u.abilities)
+            pieces = sorted(units, key=loss_key(side.order, weakest_first(self.kind, units), damaged_first=hindered))
             # a space combat whose Quietus is gone (or never was): the units fight as they are
             gone = self.kind == "space" and not any(transforms.BREACH in u.abilities for u in foes)
             built = kind(
@@ -581,12 +582,14 @@ def _hinders(unit: Unit, side: Side, kind: str) -> bool:
 def _unhindered(hindered: SideModel, opponent: SideModel) -> SideModel | None:
     """The side as it fights once the opponent's hindering units are gone, or None when that
     cannot differ: nothing is taken from it, or no hindering unit can fall while others of its
-    side fight on. A unit damaged before (typed so, or by a roll before the rounds, while it
-    could not use Sustain Damage later) does not sustain again."""
+    side fight on. A unit damaged by a roll before the rounds does not sustain again, but a unit
+    repaired at the start of every round (the Letnev flagship) is whole by then. (Duranium
+    Armor's repair of such a unit while the hindrance lasts is not followed.)"""
     if not opponent.deniers or not (opponent.split or min(opponent.deniers) < opponent.N - 1):
         return None
     regained = [u.restored or u for u in hindered.units]
-    regained = [replace(u, sustain=False) if u.damaged else u for u in regained]
+    # repaired at the start of each round (the Letnev flagship) while it could not sustain: whole again
+    regained = [replace(u, sustain=False) if u.damaged and "repaired-each-round" not in u.abilities else u for u in regained]
     free = type(hindered)(hindered.side, regained, ordered=True)
     if free.sustainer == hindered.sustainer and all(u.restored is None for u in hindered.units):
         return None

@@ -93,11 +93,13 @@ def strength(u: Unit) -> float:
     return u.dice * (DIE_FACES + 1 - u.combat) / DIE_FACES if u.combat else 0.0
 
 
-def loss_key(order: list[str], weakest_first: bool = False):
+def loss_key(order: list[str], weakest_first: bool = False, damaged_first: bool = False):
     """Sort key of the loss order: the player's order, then the default order by type, cheapest
     first; a Valkyrie, which hits back when it sustains, is kept to the last of its kind. Where
     ground forces fight in space (weakest_first), the default loses the unit whose roll expects
-    the fewest hits first, as the published calculators do: no order of types fits both kinds."""
+    the fewest hits first, as the published calculators do: no order of types fits both kinds.
+    `damaged_first`: a side that cannot sustain (facing the Mentak flagship) loses a damaged unit
+    before an undamaged one of its kind (elsewhere the damaged units are the last, by convention)."""
     rank = {uid: i for i, uid in enumerate(order)}
     last, types = len(rank), len(_TYPE_RANK)
 
@@ -112,7 +114,7 @@ def loss_key(order: list[str], weakest_first: bool = False):
         _TYPE_RANK.get(u.type, types),
         u.cost,
         "valkyrie" in u.abilities,
-        not u.damaged,  # a damaged unit first of its kind: where it cannot sustain (Mentak), it is the one to lose
+        damaged_first and not u.damaged,
         u.number,
     )
 

@@ -337,7 +337,8 @@ def _general(fight: Fight, ma: SideModel, md: SideModel, live: dict, odds: Odds,
                     for hh, ph in enumerate(dist_h):
                         if ph > 0:
                             result = play_round(fight, fa, fd, sa, sd, ha, hd, hh, (da, dd))
-                            out[(result.a, result.d)] += float(p * pa * pd * ph)
+                            na, nd, _ = after_doom(fa, fd, result.a, result.d)  # the facing sides' Yin flagship
+                            out[(na, nd)] += float(p * pa * pd * ph)
         cache[key] = out
         return out
 

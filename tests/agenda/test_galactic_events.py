@@ -101,3 +101,24 @@ def test_hidden_agenda_is_an_option_of_the_commands(cli_env):
     out = run_bot(["console"], cli_env, stdin=script)
     assert out.returncode == 0 and "Traceback" not in out.stdout + out.stderr
     assert "히든 어젠다: 합계만 공개" in out.stdout and "가결 — 2표" in out.stdout and "B 2" not in out.stdout
+
+
+def test_hidden_agenda_hides_abstentions_and_is_not_read_under_the_speakers_name(agendas):
+    from zoneinfo import ZoneInfo
+
+    from tabletop.agenda.view import audit_pages
+    from tabletop.console.printed import printed
+
+    speaker = Player("111", "Alice")
+    bob, carol = Player("222", "Bob"), Player("333", "Carol")
+    a = agendas.start("g", "c", STARTER, "H", [], "for-against", None, speaker, [bob, carol, speaker], totals_only=True)
+    agendas.vote(a.id, bob, "가결", 3)
+    agendas.abstain(a.id, carol)
+    closed = agendas.close(a.id, speaker, False)
+
+    def log(viewer: Player) -> str:
+        return printed(audit_pages(agendas, closed, ZoneInfo("UTC"), viewer).reply(1))
+
+    assert "abstain" not in log(carol) and "Carol: vote" in log(carol)  # a ballot, not which kind
+    assert "가결 3" not in log(Player("999", "alice"))  # another account under the speaker's name
+    assert "가결 3" in log(speaker) and "abstain" in log(speaker)

@@ -193,3 +193,30 @@ def test_no_hindrance_is_modelled_where_it_cannot_end_or_never_began(book):
         assert md.unhindered is None, attacker
         for seed in range(20):
             assert not any("멘탁" in note for note in resolve(the_fight, Dice(seed)).notes)
+
+
+@pytest.mark.parametrize(
+    ("attacker", "order", "defender"),
+    [
+        ("quietus, active breach, 2 cruiser", "quietus", "yin flagship, 2 dreadnought"),  # its wipe once the breach ends
+        ("mentak flagship, 2 cruiser, 2 pds2", "mentak flagship", "letnev flagship, 1 dreadnought"),  # repaired meanwhile
+    ],
+)
+def test_the_dice_agree_with_the_odds_when_abilities_return_mid_fight(book, attacker, order, defender):
+    agree_with_dice(fight(book, "space", attacker=attacker, attacker_order=order, defender=defender))
+
+
+def test_a_unit_damaged_before_the_rounds_does_not_sustain_again_in_an_ordinary_fight(book):
+    """The log never has a unit sustain twice without a repair between (the damaged units are
+    the ones the model says are)."""
+    the_fight = fight(book, "space", attacker="3 cruiser, 2 pds2", defender="3 dreadnought")
+    for seed in range(60):
+        damaged: set[str] = set()
+        for step in resolve(the_fight, Dice(seed)).steps:
+            for volley in step.volleys:
+                for hit in volley.taken:
+                    if hit.result == "sustained":
+                        assert hit.unit not in damaged, (seed, hit.unit)
+                        damaged.add(hit.unit)
+                    elif hit.result in ("destroyed", "repaired"):
+                        damaged.discard(hit.unit)
