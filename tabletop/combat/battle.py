@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from tabletop.combat import transforms
 from tabletop.combat.directed import SplitSideModel
 from tabletop.combat.model import DENIES, Die, SideModel, State, die, loss_key, needs, weakest_first
+from tabletop.combat.shielded import model_kind
 from tabletop.combat.units import Roll, Side, Unit, galvanized
 from tabletop.core.errors import UserError
 from tabletop.core.i18n import t
@@ -87,7 +88,7 @@ class HitPlan:
             groups = [[u for u in targets if attack.first(u)], [u for u in targets if not attack.first(u)]]
         else:
             groups = [targets]
-        self.models = [SideModel(side, group, sustain_allowed=attack.sustain) for group in groups if group]
+        self.models = [model_kind(side, group)(side, group, sustain_allowed=attack.sustain) for group in groups if group]
 
     def apply(self, hits: int) -> tuple[Side, list[tuple[Unit, str]], int]:
         """(the side after these hits, [(unit, "sustained" | "destroyed")], excess hits). The
@@ -98,7 +99,7 @@ class HitPlan:
         if self.attack.kind in ("bombardment", "harrow") and self.side.effects.proxima:  # Proxima Targeting VI
             hits = max(0, hits - sum(1 for u in self.side.units if u.ground and u.id.endswith("+galvanized")))
         if self.attack.destroys > 1:
-            hits = destroying(hits, sum(m.able_after[0] - m.start[0] for m in self.models), self.attack.destroys)
+            hits = destroying(hits, sum(m.undamaged_sustains(m.start) for m in self.models), self.attack.destroys)
         lost: set[int] = set()
         damage: dict[int, bool] = {}  # units whose damage changes
         events: list[tuple[Unit, str]] = []
@@ -111,7 +112,7 @@ class HitPlan:
             marked = set(model.damaged(state))
             for i in range(state[1], model.N):
                 unit = model.units[i]
-                now = i in marked or (unit.damaged and not model.sustainer[i])
+                now = i in marked or (unit.damaged and not (model.sustainer[i] or model.shieldable[i]))
                 if now != unit.damaged:
                     damage[id(unit)] = now
         if self.attack.x89 and any(result == "destroyed" and unit.type == "infantry" for unit, result in events):
@@ -206,8 +207,8 @@ class Fight:
             foes = self.participants(opponent, other(name))
             # whose hits may be directed, as the L1Z1X flagship had it before any breach
             directed = self.kind == "space" and any("hits-to-non-fighters" in (u.restored or u).abilities for u in foes)
-            kind = SplitSideModel if directed else SideModel
             units = self.participants(side, name)
+            kind = SplitSideModel if directed else model_kind(side, units) if self.kind == "space" else SideModel
             hindered = any(_hinders(u, opponent, self.kind) for u in foes if DENIES & u.abilities)
             pieces = sorted(units, key=loss_key(side.order, weakest_first(self.kind, units), damaged_first=hindered))
             # a space combat whose Quietus is gone (or never was): the units fight as they are

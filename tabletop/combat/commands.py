@@ -27,6 +27,7 @@ from tabletop.combat.battle import (
 from tabletop.combat.chart import odds_chart
 from tabletop.combat.report import battle_pages, odds_pages, roll_pages
 from tabletop.combat.resolver import Battle, resolve
+from tabletop.combat.shielded import unmodelled_against
 from tabletop.combat.unitdata import DESCRIPTIVE, EFFECT_FIELDS, GROUND_FIGHTS, UnitDataError
 from tabletop.combat.units import Side, UnitBook, parse_order, parse_side
 from tabletop.core import settings
@@ -273,6 +274,14 @@ def _add_structures(defender: Side, structures: Side, book: UnitBook) -> None:
             defender.effect_ids.append(eid)
 
 
+def _breach_meets_mentak(side: Side, opponent: Side) -> bool:
+    """A Quietus with an active breach against the Mentak flagship: the breach takes the flagship's
+    ability while the Quietus lives, and it would hinder again once the Quietus falls, a turn the
+    odds do not follow (they would leave the Quietus's side able to sustain)."""
+    quietus = side.effects.active_breach and any("breach-strips-abilities" in u.abilities for u in side.units)
+    return quietus and any(u.ship and "opponent-no-sustain" in u.abilities for u in opponent.units)
+
+
 def named_effects_checked(fight: Fight, book: UnitBook) -> list[str]:
     """What the named effects can do in this fight: refused where the odds cannot follow them (a
     defender's effect named by the attacker; Proxima or Harrow against the Eidolon Maximum, whose
@@ -288,6 +297,12 @@ def named_effects_checked(fight: Fight, book: UnitBook) -> list[str]:
                 acting = [f.acts_in for f in fields if f.acts_in is not None]
                 if acting and len(acting) == len(fields) and all(fight.kind not in kinds for kinds in acting):
                     notes.append(t("combat.effect_idle", side=t(f"combat.{who}"), effect=book.effect_label(eid)))
+    for side, opponent in ((fight.attacker, fight.defender), (fight.defender, fight.attacker)):
+        if fight.kind == "space" and _breach_meets_mentak(side, opponent):
+            raise UserError(t("combat.breach_against_mentak"))
+        if fight.kind == "space" and side.effects.void_shielding and unmodelled_against(opponent):
+            relic = next(e for e in side.effect_ids if book.effects[e].get("void_shielding"))
+            raise UserError(t("combat.void_shielding_hindered", effect=book.effect_label(relic)))
     unmovable = [u for s in (fight.attacker, fight.defender) for u in s.units if "no-ability-hits" in u.abilities]
     if unmovable and fight.kind in GROUND_FIGHTS:
         for side in [*attackers, fight.defender]:

@@ -149,6 +149,7 @@ class SideModel:
         for d in range(self.N - 1, -1, -1):
             self.able_after[d] = self.able_after[d + 1] + self.sustainer[d]
         self.memo: dict = {}  # values derived from this model, for the odds
+        self.shieldable = [False] * self.N  # ships that may sustain as if they could (shielded.py)
         self.start: State = (min(sum(1 for u, s in zip(self.units, self.sustainer) if s and u.damaged), self.able_after[0]), 0)
         special = self.units if any(u.abilities for u in self.units) else []  # most units have none
         # Letnev flagship, Eidolon Maximum: repaired at the start of every combat round (its player
@@ -169,6 +170,25 @@ class SideModel:
         # Mentak flagship or mech, the Quietus: while one lives, the other side's units are hindered
         self.deniers = [i for i, u in enumerate(special) if DENIES & u.abilities]
         self.unhindered: SideModel | None = None  # this side once the other side's deniers are gone
+
+    @property
+    def capacity(self) -> list[int]:
+        """The largest `damaged` of a state with each `lost` (its states are numbered by it)."""
+        return self.able_after
+
+    @property
+    def most_sustains(self) -> int:
+        """Sustains the side can use in the whole fight, at most (hits past them and its units
+        change nothing)."""
+        return self.able_after[0]
+
+    def state_of(self, lost: int, damaged: list[int]) -> State:
+        """The state with the first `lost` units lost and these (indexes) damaged."""
+        return (min(sum(1 for i in damaged if self.sustainer[i]), self.able_after[lost]), lost)
+
+    def undamaged_sustains(self, state: State) -> int:
+        """Hits the units' Sustain Damage can still cancel (one each)."""
+        return self.able_after[state[1]] - state[0]
 
     def denies(self, state: State) -> bool:
         """Whether a unit that hinders the other side (DENIES) is alive in this state."""

@@ -113,8 +113,8 @@ def _state_of(model: SideModel, participants) -> State | None:
     if d < 0 or sorted((u.id, u.number) for u in model.units[d:]) != sorted((u.id, u.number) for u in participants):
         return None
     keys = {(u.id, u.number): u for u in participants}
-    damaged = sum(1 for i in range(d, model.N) if model.sustainer[i] and keys[(model.units[i].id, model.units[i].number)].damaged)
-    return (damaged, model.first_lost(d))
+    damaged = [i for i in range(d, model.N) if keys[(model.units[i].id, model.units[i].number)].damaged]
+    return model.state_of(model.first_lost(d), damaged)
 
 
 def _pre_combat(fight: Fight, budget: Budget) -> list[tuple[float, Side, Side]]:
@@ -423,7 +423,7 @@ def _proxima(fight: Fight, ma: SideModel, md: SideModel, state) -> dict:
         after: dict = defaultdict(float)
         for both, p in out.items():
             cancel = galvanized_cancels(model, both[index])
-            destroys, sustains = fight.bombardment_destroys(), model.able_after[both[index][1]] - both[index][0]
+            destroys, sustains = fight.bombardment_destroys(), model.undamaged_sustains(both[index])
             for hits, q in enumerate(dist):
                 if q > 0:
                     moved = list(both)

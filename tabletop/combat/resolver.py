@@ -180,7 +180,7 @@ def play_round(
     if harrow and not md.gone(nd):
         destroys = fight.bombardment_destroys()  # Conventions of War Abandoned
         if destroys > 1:
-            harrow = destroying(harrow, md.able_after[nd[1]] - nd[0], destroys)
+            harrow = destroying(harrow, md.undamaged_sustains(nd), destroys)
         nd, ev, _ = md.consume(nd, harrow)
         events[DEFENDER].append(("harrow", ev))
     all_a = [e for _, evs in events[ATTACKER] for e in evs]
@@ -387,7 +387,7 @@ def _proxima(fight: Fight, ma: SideModel, md: SideModel, sa: State, sd: State, d
         volley = Volley(owners[0] if len(owners) == 1 else other(name), "proxima")  # who rolls
         hits = max(0, _roll(spec, dice, volley) - galvanized_cancels(model, states[name]))
         if fight.bombardment_destroys() > 1:  # Conventions of War Abandoned: Proxima's is a bombardment
-            hits = destroying(hits, model.able_after[states[name][1]] - states[name][0], fight.bombardment_destroys())
+            hits = destroying(hits, model.undamaged_sustains(states[name]), fight.bombardment_destroys())
         states[name], events, volley.excess = model.consume(states[name], hits)
         volley.hits, volley.taken = hits, _taken(model, events)
         rnd.volleys.append(volley)
@@ -417,7 +417,7 @@ def _apply(model: SideModel, state: State, side: Side) -> None:
     for i, unit in enumerate(model.pieces):  # the side's own objects (a breach's copies are not)
         if model.is_lost(i, state):
             side.units.remove(unit)
-        elif model.sustainer[i]:
+        elif model.sustainer[i] or model.shieldable[i]:
             unit.damaged = i in damaged
 
 

@@ -22,7 +22,7 @@ from tabletop.combat.model import SideModel, State
 
 def max_hits(model: SideModel) -> int:
     """Hits beyond what destroys every unit change nothing: the most that matter."""
-    return model.N + model.able_after[0] * model.cancels
+    return model.N + model.most_sustains * model.cancels
 
 
 class SideStates:
@@ -43,7 +43,7 @@ class SideStates:
         )
         first = sorted(starts)
         used, lost = (np.array(column, dtype=np.int64) for column in zip(*first))
-        if model.repairs or model.split:
+        if model.repairs or model.split or any(model.shieldable):
             reached = self._reached_one_by_one(used, lost, budget)
         else:
             from tabletop.combat.kernel import side_states  # noqa: PLC0415 - loaded by solve()
@@ -69,7 +69,7 @@ class SideStates:
         from tabletop.combat.kernel import numbered, pruned  # noqa: PLC0415 - loaded by solve()
 
         model, width = self.model, self.H + 1
-        offset, used, lost = numbered(np.array(model.able_after, dtype=np.int64))
+        offset, used, lost = numbered(np.array(model.capacity, dtype=np.int64))
         composed = model.split and not model.repairs
         if composed:  # (free, directed): (0, k) for k = 0..H, then (f, 0) for f = 1..H
             pairs = [(0, k) for k in range(width)] + [(f, 0) for f in range(1, width)]

@@ -230,7 +230,7 @@ EFFECT_FIELDS: dict[str, Field] = {
     "unit_bonus": Field(_unit_bonus, merge="update"),
     "unit_repairs": Field(_text),  # a unit id: repaired at the start of each combat round
     # why naming it is refused (a message key): its effect needs a choice the odds cannot know
-    "refused": Field(_one_of(("choice_per_die", "choice_of_round", "choice_of_loss", "count", "not_modelled"))),
+    "refused": Field(_one_of(("choice_per_die", "choice_of_round", "choice_of_loss", "count"))),
     "active_breach": Field(_flag),  # an active breach in the system (the Quietus's condition)
     # both sides' losses before each ground round's dice: solved pair by pair
     "proxima": Field(_flag, slow_in=GROUND_FIGHTS, acts_in=GROUND_FIGHTS),
@@ -243,6 +243,8 @@ EFFECT_FIELDS: dict[str, Field] = {
     "double_hits": Field(
         _flag, acts_in=frozenset({"ground", "invade", "bombard"})
     ),  # bombardment and ground combat hits count twice (X-89 ΩΩ)
+    # once a volley, a non-fighter ship without Sustain Damage may sustain (Metali Void Shielding)
+    "void_shielding": Field(_flag, acts_in=frozenset({"space"})),
     "barrage_roll": Field(_roll, acts_in=frozenset({"space"})),  # an Anti-Fighter Barrage of its own (Metali Void Armaments)
     "cannon_roll": Field(
         _roll, acts_in=frozenset({"space"}), defender_only=True

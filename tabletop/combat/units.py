@@ -130,6 +130,7 @@ class Effects:
     converge: bool = False  # space cannon hits on non-fighter ships (offence) or mechs (defence) if able
     gravleash: bool = False  # Letnev breakthrough: +X to one ship's space combat roll each round
     double_hits: bool = False  # X-89 Bacterial Weapon ΩΩ: bombardment and ground combat hits count twice
+    void_shielding: bool = False  # Metali Void Shielding: a ship without Sustain Damage sustains once a volley
     barrage_roll: dict | None = None  # {value, dice}: an Anti-Fighter Barrage of the effect's own
     cannon_roll: dict | None = None  # {value, dice}: a Space Cannon offence roll of the effect's own
     dock_cannon: dict | None = None  # {value, dice}: this side's space docks gain Space Cannon

@@ -19,6 +19,7 @@ from tabletop.combat.commands import build_fight
 from tabletop.combat.resolver import resolve
 from tabletop.combat.units import unit_book
 from tabletop.core.dice import Dice
+from tabletop.core.errors import UserError
 from tests.combat.test_faction_effects import agree_with_dice
 
 
@@ -220,3 +221,10 @@ def test_a_unit_damaged_before_the_rounds_does_not_sustain_again_in_an_ordinary_
                         damaged.add(hit.unit)
                     elif hit.result in ("destroyed", "repaired"):
                         damaged.discard(hit.unit)
+
+
+def test_a_quietus_breach_against_the_mentak_flagship_is_refused(book):
+    """The breach takes the flagship's ability only while the Quietus lives: refused, not guessed."""
+    with pytest.raises(UserError, match="Mentak|멘탁"):
+        fight(book, "space", attacker="quietus, active breach, 1 cruiser", defender="mentak flagship")
+    fight(book, "space", attacker="quietus, 1 cruiser", defender="mentak flagship")  # no breach: fine

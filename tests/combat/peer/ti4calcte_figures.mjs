@@ -5,7 +5,8 @@
 //
 // Usage:  node ti4calcte_figures.mjs PEER_DIR        (or PEER_DIR=/path node ti4calcte_figures.mjs)
 // It prints one JSON object; the committed file keeps, per case the fork models, attacker, defender,
-// draw and terminal_mass (frozen clock) and the real-clock run's ms.
+// draw and terminal_mass (frozen clock, run to convergence: see STOP_CONVERGED) and the real-clock
+// run's ms (the fork as shipped).
 //   env PEER_CLOCK=frozen|real   (default: both are run; "frozen" is the primary figure, see the JSON's about)
 //   env PEER_COMMIT=<sha>        (recorded in the output if PEER_DIR is not a git checkout)
 //
@@ -33,6 +34,18 @@ for (const f of FILES) {
   }
 }
 const SOURCES = FILES.map(f => [f, fs.readFileSync(path.join(PEER_DIR, f), 'utf8')]);
+// The fork stops propagating once 99.99 % of the probability has reached an end (calculator.js,
+// computeProbabilities' last loop): its figures are then lower bounds up to 1e-4 below the truth.
+// For the frozen-clock figures that one number is replaced, before loading, by 1 - 1e-13, so the
+// same loop runs until the remainder is negligible (still at most its 1200 passes) and the figures
+// can be compared to 1e-9. Nothing else is changed; the real-clock run times the fork as shipped.
+const STOP_AS_SHIPPED = 'sum + (states.get(key)?.prob || 0), 0) < 0.9999); it++)';
+const STOP_CONVERGED = 'sum + (states.get(key)?.prob || 0), 0) < 1 - 1e-13); it++)';
+const CONVERGED = SOURCES.map(([f, src]) => {
+  if (f !== 'calculator.js') return [f, src];
+  if (src.split(STOP_AS_SHIPPED).length !== 2) { console.error('the stopping rule was not found once in calculator.js'); process.exit(2); }
+  return [f, src.replace(STOP_AS_SHIPPED, STOP_CONVERGED)];
+});
 
 function makeContext(clock) {
   const quiet = () => {};
@@ -45,7 +58,7 @@ function makeContext(clock) {
   };
   const ctx = vm.createContext(sandbox);
   vm.runInContext('var window = globalThis;', ctx);
-  for (const [name, src] of SOURCES) vm.runInContext(src, ctx, { filename: name });
+  for (const [name, src] of (clock === 'frozen' ? CONVERGED : SOURCES)) vm.runInContext(src, ctx, { filename: name });
   return ctx;
 }
 
@@ -200,6 +213,14 @@ const CASES = [
     attacker: { units: { Dreadnought: 1, SpaceDock: 1 }, options: { lightrail: true } },
     defender: { units: { Cruiser: 2 } },
     note: "relic option lightrail ('Lightrail Ordnance'): space docks get Space Cannon 5x2 (+deepSpaceCannon), fired in space cannon offense" },
+  { case: '14a', title: '3 cruiser I + Metali Void Shielding vs 3 destroyer I', battleType: S,
+    attacker: { units: { Cruiser: 3 }, options: { voidShielding: true } },
+    defender: { units: { Destroyer: 3 } },
+    note: "relic option voidShielding ('Metali Void Shielding'): once a volley one non-fighter ship without Sustain Damage sustains; the holder has no ship with the ability, so the fork's second sustain for such ships (known defect 4) cannot arise" },
+  { case: '14b', title: '2 cruiser I + 2 destroyer I + Metali Void Shielding vs 2 dreadnought I', battleType: S,
+    attacker: { units: { Cruiser: 2, Destroyer: 2 }, options: { voidShielding: true } },
+    defender: { units: { Dreadnought: 2 } },
+    note: 'as 14a, with ships of two kinds (destroyers are lost first)' },
   { case: '12a', title: 'X-89 Bacterial Weapon: 3 infantry vs 4 infantry', battleType: G, skip: true,
     note: 'NOT MAPPED: the fork does not model X-89 Bacterial Weapon (no option or code path)' },
   { case: '12b', title: 'Magen Defense Grid: 4 infantry vs 3 infantry + PDS', battleType: G, skip: true,
@@ -234,7 +255,7 @@ for (const c of CASES) {
     normalized: { attacker: primary.attacker / primary.terminal_mass, defender: primary.defender / primary.terminal_mass, draw: primary.draw / primary.terminal_mass },
     avg_rounds: primary.avg_rounds,
     fleets_as_built: primary.fleets,
-    note: c.note + `; method: exact dice convolution + Markov-chain propagation (no sampling); propagation stops once >=0.9999 of the mass is terminal, so ${missing.toExponential(2)} of mass is unassigned` + (clocks[0] === 'frozen' ? '; figures with frozen clock (no time-dependent pruning)' : ''),
+    note: c.note + `; method: exact dice convolution + Markov-chain propagation (no sampling); propagation run until ${missing.toExponential(2)} of mass is unassigned` + (clocks[0] === 'frozen' ? '; figures with frozen clock (no time-dependent pruning) and the stopping rule at 1 - 1e-13' : ''),
   };
   if (byClock.real && clocks[0] !== 'real') {
     const rc = byClock.real;
