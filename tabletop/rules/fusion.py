@@ -15,7 +15,8 @@ Both rankers propose: every section of the pack is a candidate, scored
 
 The weights are fitted (RANK_WEIGHTS). A question that shares no word with the rules (another
 language, a paraphrase) is ranked by meaning alone. Each ranker's first choice stays among the
-first three, below any section the player named. Numbers, exact names and initials answer first: a
+first three, below any section the player named; the third is the fused order's best among both
+rankers' first two choices. Numbers, exact names and initials answer first: a
 player who typed a rule number or a title asked for that section.
 
 Whether the pack answers at all is one calibrated decision (`confidences`): a logistic model
@@ -145,7 +146,27 @@ def fuse(best: dict[str, list], view: DenseView | None, words: WordEvidence) -> 
         if words_score:
             firsts.append(max(words_score, key=words_score.__getitem__))
         _keep_first_choices(out, [s for s in firsts if out[s][2] not in NAME_SIGNALS], ceiling)
+        choices = _first_two(view.section_z) + _first_two(words_score)
+        _third_among_choices(out, {s for s in choices if out[s][2] not in NAME_SIGNALS})
     return out
+
+
+def _first_two(scores: dict[str, float]) -> list[str]:
+    return sorted(sorted(scores), key=lambda s: -scores[s])[:2]
+
+
+def _third_among_choices(fused: dict[str, list], choices: set[str]) -> None:
+    """The last result shown goes to the fused order's best among the sections either ranker put
+    first or second, when one of them is not shown above it: a reply's third line is where a
+    ranker's near miss is worth more than the sum's third guess (on the players' files it lifts
+    three questions into the first three and drops none)."""
+    ranked = sorted(fused, key=lambda s: -fused[s][0])
+    if len(ranked) < SHOWN or fused[ranked[SHOWN - 1]][2] in NAME_SIGNALS:
+        return
+    third = ranked[SHOWN - 1]
+    pick = next((s for s in ranked[SHOWN - 1 :] if s in choices), third)
+    if pick != third:  # trade places: the pick shown third, the section it displaces where it was
+        fused[pick][0], fused[third][0] = fused[third][0], fused[pick][0]
 
 
 def _keep_first_choices(fused: dict[str, list], firsts: list[str], ceiling: float | None) -> None:

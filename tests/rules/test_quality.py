@@ -15,7 +15,7 @@ from tabletop.rules import calibration, evaluation
 FLOORS = {
     "ti4_players.yaml": (0.85, 0.93),
     "ti4_players_2.yaml": (0.78, 0.88),
-    "ti4_players_xling.yaml": (0.72, 0.77),
+    "ti4_players_xling.yaml": (0.72, 0.83),
     "ti4_own.yaml": (0.88, 0.93),
     "galaxy_trucker_players.yaml": (0.84, 0.93),
     "galaxy_trucker_players_2.yaml": (0.80, 0.84),
@@ -23,7 +23,7 @@ FLOORS = {
     "galaxy_trucker_big_expansion_players.yaml": (0.61, 0.79),
     "galaxy_trucker_big_expansion_players_xling.yaml": (0.44, 0.66),
     "new_frontiers_players.yaml": (0.69, 0.86),
-    "new_frontiers_players_2.yaml": (0.70, 0.82),
+    "new_frontiers_players_2.yaml": (0.70, 0.85),
     "new_frontiers_players_xling.yaml": (0.55, 0.61),
     "liftoff_players.yaml": (0.69, 0.95),
     "liftoff_players_2.yaml": (0.67, 0.88),
