@@ -79,7 +79,7 @@ class HitPlan:
     System: non-fighter ships if able) and the loss order of each, worked out once for every
     number of hits the attack can make (the odds ask for each)."""
 
-    def __init__(self, side: Side, attack: Attack):
+    def __init__(self, side: Side, attack: Attack, by_strength: bool = False):
         self.side, self.attack = side, attack
         targets = [u for u in side.units if attack.targets(u)]
         if attack.kind in UNIT_ABILITY_ROLLS:  # the Eidolon Maximum is never assigned their hits
@@ -88,7 +88,7 @@ class HitPlan:
             groups = [[u for u in targets if attack.first(u)], [u for u in targets if not attack.first(u)]]
         else:
             groups = [targets]
-        self.models = [model_kind(side, group)(side, group, sustain_allowed=attack.sustain) for group in groups if group]
+        self.models = [model_kind(side, group)(side, group, attack.sustain, by_strength) for group in groups if group]
 
     def apply(self, hits: int) -> tuple[Side, list[tuple[Unit, str]], int]:
         """(the side after these hits, [(unit, "sustained" | "destroyed")], excess hits). The
@@ -144,13 +144,6 @@ def without_ships(side: Side) -> Side:
     return side.with_units([u for u in side.units if not u.ship])
 
 
-def signature(side: Side) -> tuple:
-    """Two sides with the same units in the same damage are the same for what follows. Sides
-    made from one side by losses (HitPlan, without_ships) keep its order, so for them the
-    units need no sorting."""
-    return tuple([(u.id, u.number, u.damaged) for u in side.units])
-
-
 # --- the fights ------------------------------------------------------------------------------------
 
 
@@ -185,6 +178,11 @@ class Fight:
             return [u for u in side.units if u.ship or (alastor and u.ground)]
         fighters_land = name == ATTACKER and self._naalu_flagship()
         return [u for u in side.units if u.ground or (fighters_land and u.type == "fighter")]
+
+    def by_strength(self, side: Side) -> bool:
+        """Whether the side's default loss order is by strength here (weakest_first), for the
+        rolls before the rounds as for the rounds: a ship shielded then is the one they expect."""
+        return weakest_first(self.kind, self.participants(side, ATTACKER))
 
     def _naalu_flagship(self) -> bool:
         pool = (self.ships.units if self.ships else []) + self.attacker.units

@@ -34,7 +34,6 @@ from tabletop.combat.battle import (
     HitPlan,
     destroying,
     galvanized_cancels,
-    signature,
     takes_all_ships,
     without_ships,
 )
@@ -136,7 +135,7 @@ def _pre_combat(fight: Fight, budget: Budget) -> list[tuple[float, Side, Side]]:
                 branches.append((p, a, d, None))
                 continue
             target = d if attack.shooter == ATTACKER else a
-            plan = HitPlan(target, attack)
+            plan = HitPlan(target, attack, fight.by_strength(target))
             for hits, q in enumerate(dice_hits(tuple(die for _, _, die in attack.dice)).tolist()):
                 if q <= 0:
                     continue
@@ -148,6 +147,13 @@ def _pre_combat(fight: Fight, budget: Budget) -> list[tuple[float, Side, Side]]:
         scenarios = branches
         budget.check(len(scenarios))
     return [(p, a, d) for p, a, d, _ in scenarios]
+
+
+def signature(side: Side) -> tuple:
+    """Two sides with the same units in the same damage are the same for what follows. Sides
+    made from one side by losses (HitPlan, without_ships) keep its order, so for them the
+    units need no sorting."""
+    return tuple([(u.id, u.number, u.damaged) for u in side.units])
 
 
 def _merged(branches: list[tuple]) -> list[tuple]:

@@ -5,11 +5,13 @@ destroyer, carrier, cruiser) cancels a hit and is damaged; a damaged one cannot 
 
 The state keeps the shape (damaged, lost) of tabletop.combat.model, so the dice and both exact
 solvers use it unchanged: `damaged` is a code for two counts, n (units with Sustain Damage
-damaged) and s (shielded ships damaged), n + (a + 1) s for a such units alive. A hit is cancelled
-first by a unit's own Sustain Damage, then by the shield (the player loses nothing either way,
-and the own ability can be used every volley). The shield goes to the ship next in the loss order:
-a damaged ship without the ability fights as before, so shielding the next to be lost keeps the
-others for later volleys, and the damaged ones are the first of them in the loss order.
+damaged) and s (shielded ships damaged), n + (a + 1) s for a such units alive. A volley's first
+hit goes to the shield, then hits go to the units' own Sustain Damage (the shield is lost if
+unused, while the units' own sustains serve any number of hits of any later volley). The shield
+goes to the ship next in the loss order: a damaged ship without the ability fights as before, so
+shielding the next to be lost keeps the others for later volleys, and the damaged ones are the
+first of them in the loss order. (Duranium Armor repairing a shielded ship keeps them so: the
+damage left is taken to be on the first; between ships of one kind that is exact.)
 """
 
 from __future__ import annotations
@@ -80,23 +82,23 @@ class ShieldedSideModel(SideModel):
     # --- the volley --------------------------------------------------------------------------------
 
     def consume(self, state: State, hits: int, directed: int = 0) -> tuple[State, list[tuple[int, str]], int]:
-        """One volley's hits: the units' own Sustain Damage, then the shield once, then losses."""
+        """One volley's hits: the shield once, then the units' own Sustain Damage, then losses."""
         hits += directed
         own, shielded = self.decode(state)
         d = state[1]
         events: list[tuple[int, str]] = []
         shield_used = False
         while hits > 0:
-            able = self.able_after[d] - own
-            if able > 0 or (not shield_used and self.shield_after[d] - shielded > 0):
-                unit = self._next_to_sustain(d, own, shielded, own_first=able > 0)
+            shields = not shield_used and self.shield_after[d] - shielded > 0
+            if shields or self.able_after[d] - own > 0:
+                unit = self._next_to_sustain(d, own, shielded, shields)
                 cancelled = min(hits, self.cancels)
                 events += [(unit, "sustained")] * cancelled
                 hits -= cancelled
-                if able > 0:
-                    own += 1
-                else:
+                if shields:
                     shielded, shield_used = shielded + 1, True
+                else:
+                    own += 1
                 continue
             if d >= self.N:
                 return (self.encode(own, shielded, d), d), events, hits
@@ -112,11 +114,11 @@ class ShieldedSideModel(SideModel):
                 return (0, self.N), events, 0
         return (self.encode(own, shielded, d), d), events, 0
 
-    def _next_to_sustain(self, d: int, own: int, shielded: int, own_first: bool) -> int:
-        if own_first:  # the highest undamaged unit with the ability
-            able = [i for i in range(d, self.N) if self.sustainer[i]]
-            return able[len(able) - own - 1]
-        return [i for i in range(d, self.N) if self.shieldable[i]][shielded]  # the next ship to be lost
+    def _next_to_sustain(self, d: int, own: int, shielded: int, shields: bool) -> int:
+        if shields:  # the next ship without the ability to be lost
+            return [i for i in range(d, self.N) if self.shieldable[i]][shielded]
+        able = [i for i in range(d, self.N) if self.sustainer[i]]  # the highest undamaged unit with it
+        return able[len(able) - own - 1]
 
     # --- repairs -------------------------------------------------------------------------------------
 
@@ -130,18 +132,27 @@ class ShieldedSideModel(SideModel):
         return (self.encode(own - 1, shielded, state[1]), state[1]), unit
 
     def repair(self, before: State, after: State, events: list[tuple[int, str]]) -> tuple[State, list[int]]:
-        """Duranium Armor repairs a unit whose own Sustain Damage it restores (a shielded ship stays
-        damaged), as SideModel.repair; then a self-repairing unit is repaired."""
+        """Duranium Armor repairs one damaged unit that did not use Sustain Damage this round: one
+        with the ability of its own if any (its sustain serves any volley), else a shielded ship;
+        then a self-repairing unit is repaired."""
         repaired: list[int] = []
         if self.side.effects.repair_each_round:
-            own_before, _ = self.decode(before)
-            own_after, shielded = self.decode(after)
-            fresh = len({i for i, kind in events if kind == "sustained" and self.sustainer[i]})
-            lost_damaged = sum(1 for i, kind in events if kind == "destroyed" and self.sustainer[i])
-            if own_before - max(0, lost_damaged - fresh) >= 1 and own_after >= 1:
-                able = [i for i in range(after[1], self.N) if self.sustainer[i]]
-                repaired.append(able[-1])
-                after = (self.encode(own_after - 1, shielded, after[1]), after[1])
+            (own_before, shielded_before), (own, shielded) = self.decode(before), self.decode(after)
+            sustained = {i for i, kind in events if kind == "sustained"}
+            lost = [i for i, kind in events if kind == "destroyed"]
+            # damaged before this round and still alive (the oldest damage is lost first)
+            fresh_own = sum(1 for i in sustained if self.sustainer[i])
+            old_own = own_before - max(0, sum(1 for i in lost if self.sustainer[i]) - fresh_own)
+            fresh_shielded = sum(1 for i in sustained if self.shieldable[i])
+            old_shielded = shielded_before - min(shielded_before, shielded_before + fresh_shielded - shielded)
+            alive = range(after[1], self.N)
+            if old_own >= 1 and own >= 1:
+                repaired.append([i for i in alive if self.sustainer[i]][-1])
+                own -= 1
+            elif old_shielded >= 1:
+                repaired.append([i for i in alive if self.shieldable[i]][shielded - 1])
+                shielded -= 1
+            after = (self.encode(own, shielded, after[1]), after[1])
         after, unit = self.rebuild(after)
         return after, repaired + ([unit] if unit is not None else [])
 

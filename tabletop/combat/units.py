@@ -480,7 +480,8 @@ def unknown_unit(book: UnitBook, name: str) -> str:
 
 def parse_order(spec: str | None, book: UnitBook, side: Side | None = None) -> list[str]:
     """A hit order such as "mech, infantry": unit ids to lose first, in that order. Ad hoc units
-    of the side (custom@6) may be named too."""
+    of the side (custom@6) may be named too; a unit the side does not have is refused (an order
+    that silently did nothing would let a typo go unnoticed)."""
     out = []
     adhoc = {u.id.split(":", 1)[1]: u.id for u in (side.units if side else []) if u.id.startswith("custom:")}
     for raw in re.split(r"[,，、;>]", spec or ""):
@@ -494,7 +495,11 @@ def parse_order(spec: str | None, book: UnitBook, side: Side | None = None) -> l
         found = book.find(name)
         if not found or found[0] != "units":
             raise UserError(_unknown_in_order(book, name, side))
-        out.append(found[1] + ("+galvanized" if galvanize else ""))
+        uid = found[1] + ("+galvanized" if galvanize else "")
+        if side is not None and not any(uid in (u.id, u.id.split("+", 1)[0], u.type) for u in side.units):
+            names = ", ".join(dict.fromkeys(u.name() for u in side.units)) or "—"
+            raise UserError(t("combat.order_not_on_side", name=name[:40], units=names))
+        out.append(uid)
     return out
 
 

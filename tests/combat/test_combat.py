@@ -270,6 +270,16 @@ def test_an_unknown_unit_in_an_order_is_told_to_name_the_sides_units_not_to_add_
     assert "foobar" in said and "순양함" in said and "우주모함" in said and "@6" not in said
 
 
+def test_an_order_naming_a_unit_the_side_lacks_is_refused_not_ignored(book):
+    """A known unit the side does not have (a typo for another, or the wrong side's): said, so the
+    player never reads odds computed with an order that did nothing."""
+    with pytest.raises(UserError) as refused:
+        play(book, "space", Dice(1), attacker="2 cruiser, 1 carrier", defender="1 destroyer", attacker_order="dreadnought")
+    said = refused.value.message
+    assert "dreadnought" in said and "순양함" in said and "우주모함" in said
+    play(book, "space", Dice(1), attacker="2 cruiser, 1 dreadnought ii", defender="1 destroyer", attacker_order="dreadnought")
+
+
 def test_valkyrie_sustain_produces_a_hit(book):
     battle = play(book, "ground", Loaded([1, 8, 1]), attacker="1 valkyrie", defender="2 infantry")
     extra = battle.steps[0].volleys[2]

@@ -38,23 +38,23 @@ CRUISER, DESTROYER, DREADNOUGHT, FIGHTER = Ship(7), Ship(9), Ship(5, True), Ship
 
 
 def volley(units: tuple[Ship, ...], hits: int, shielded: bool) -> set[tuple[Ship, ...]]:
-    """Every way the holder may take a volley's hits: its own Sustain Damage first, then (with the
-    relic) any one undamaged non-fighter ship without the ability, or none, then losses in order."""
-    left = list(units)
-    while hits and any(u.sustain and not u.damaged for u in left):
-        i = max(i for i, u in enumerate(left) if u.sustain and not u.damaged)
-        left[i] = left[i]._replace(damaged=True)
-        hits -= 1
+    """Every way the holder may take a volley's hits: (with the relic) any one undamaged
+    non-fighter ship without the ability cancels one, or none does; the units' own Sustain Damage
+    cancels what it can; the rest destroy units in order."""
     choices = [None]
     if shielded and hits:
-        choices += [i for i, u in enumerate(left) if not (u.fighter or u.sustain or u.damaged)]
+        choices += [i for i, u in enumerate(units) if not (u.fighter or u.sustain or u.damaged)]
     outcomes = set()
     for choice in choices:
-        after, rest = list(left), hits
+        left, rest = list(units), hits
         if choice is not None:
-            after[choice] = after[choice]._replace(damaged=True)
+            left[choice] = left[choice]._replace(damaged=True)
             rest -= 1
-        outcomes.add(tuple(after[rest:]))
+        while rest and any(u.sustain and not u.damaged for u in left):
+            i = max(i for i, u in enumerate(left) if u.sustain and not u.damaged)
+            left[i] = left[i]._replace(damaged=True)
+            rest -= 1
+        outcomes.add(tuple(left[rest:]))
     return outcomes
 
 
@@ -82,13 +82,16 @@ CASES = [  # (holder, its ships in loss order, the other side, its ships, the ot
     ("2 cruiser, 1 dreadnought, void shielding", (CRUISER, CRUISER, DREADNOUGHT), "2 dreadnought", (DREADNOUGHT,) * 2, ()),
     ("2 fighter, 2 destroyer, void shielding", (FIGHTER, FIGHTER, DESTROYER, DESTROYER), "2 cruiser", (CRUISER,) * 2, ()),
     ("2 cruiser, void shielding", (CRUISER,) * 2, "2 destroyer, 2 pds", (DESTROYER,) * 2, (6, 6)),
+    # the shield first: a volley's one hit spent on it keeps the dreadnoughts' sustains for later
+    ("2 cruiser, 2 dreadnought, void shielding", (CRUISER,) * 2 + (DREADNOUGHT,) * 2, "4 dreadnought", (DREADNOUGHT,) * 4, ()),
 ]
 
 
 @pytest.mark.parametrize(("holder", "ships", "other", "other_ships", "cannon"), CASES)
 def test_the_odds_are_the_cards_with_the_best_choice_of_ship(book, holder, ships, other, other_ships, cannon):
-    """The odds (to 1e-9) equal the card solver's, which tries every ship at every volley: the
-    ship next in the loss order shields, and a ship shielded by the space cannon stays damaged."""
+    """The odds (to 1e-9) equal the card solver's, which tries every ship (or none) at every
+    volley: the ship next in the loss order shields, before the units' own Sustain Damage, and a
+    ship shielded by the space cannon stays damaged."""
     exact = odds.solve(build_fight("space", {"attacker": holder, "defender": other}, book)).attacker
     assert exact == pytest.approx(holder_wins(ships, other_ships, cannon), abs=1e-9)
     without = odds.solve(build_fight("space", {"attacker": holder.replace(", void shielding", ""), "defender": other}, book))
@@ -121,3 +124,32 @@ def test_a_ship_with_sustain_of_its_own_or_a_fighter_never_uses_it(book):
 def test_against_a_unit_that_takes_sustain_away_or_directs_hits_it_is_refused(book, other):
     with pytest.raises(UserError, match="Metali|메탈리"):
         build_fight("space", {"attacker": "2 cruiser, void shielding", "defender": other}, book)
+
+
+def test_a_ship_shielded_before_the_rounds_is_the_one_the_rounds_hold_damaged(book):
+    """With ground forces fighting in space (the Eidolon Maximum), the default loss order is by
+    strength, before the rounds as in them: a ship shielded against the space cannon never
+    sustains again, and only ships that were hit are damaged."""
+    the_fight = build_fight(
+        "space",
+        {"attacker": "2 carrier, 1 destroyer ii, eidolon maximum, void shielding", "defender": "2 dreadnought, 3 pds"},
+        book,
+    )
+    agree_with_dice(the_fight, n=1000)
+    for seed in range(300):
+        sustained: list[str] = []
+        battle = resolve(the_fight, Dice(seed))
+        for step in battle.steps:
+            sustained += [h.unit for v in step.volleys if v.side == "defender" for h in v.taken if h.result == "sustained"]
+        ships = [u for u in sustained if "Eidolon" not in u and "아이돌론" not in u]
+        assert len(ships) == len(set(ships)), (seed, sustained)
+
+
+def test_duranium_armor_repairs_a_shielded_ship(book):
+    """Three cruisers and Duranium Armor: a cruiser shielded in one round is repaired at its end
+    (it did not sustain in the next), so the relic serves again; the dice agree."""
+    plain = odds.solve(build_fight("space", {"attacker": "3 cruiser, void shielding", "defender": "2 dreadnought"}, book))
+    both = agree_with_dice(
+        build_fight("space", {"attacker": "3 cruiser, void shielding, duranium armor", "defender": "2 dreadnought"}, book)
+    )
+    assert both.attacker > plain.attacker + 0.05
