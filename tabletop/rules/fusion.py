@@ -71,8 +71,9 @@ RULE_Z_WEIGHT = 0.075
 
 # --- the answer decision ------------------------------------------------------------------------
 ANSWER_FEATURES = ("z", "coverage", "named", "foreign", "cosine", "known")
-# Logistic coefficients, fitted (eval --fit on all the players' files, calibration.L2); the second
-# set is for lexical-only search (no model, or autocomplete), without the meaning's features.
+# Logistic coefficients, fitted (eval --fit on all the players' files, calibration.L2; before the
+# third-result rule, which a refit would trade against `none` honesty: the README says how); the
+# second set is for lexical-only search (no model, or autocomplete), without the meaning's features.
 ANSWER_MODEL = {"intercept": -2.87, "z": 0.62, "coverage": 1.83, "named": 0.69, "foreign": 0.61, "cosine": 2.00, "known": 0.53}
 ANSWER_MODEL_WORDS_ONLY = {
     "intercept": -0.99,
