@@ -179,10 +179,14 @@ class Fight:
         fighters_land = name == ATTACKER and self._naalu_flagship()
         return [u for u in side.units if u.ground or (fighters_land and u.type == "fighter")]
 
-    def by_strength(self, side: Side) -> bool:
-        """Whether the side's default loss order is by strength here (weakest_first), for the
-        rolls before the rounds as for the rounds: a ship shielded then is the one they expect."""
-        return weakest_first(self.kind, self.participants(side, ATTACKER))
+    def hit_plan(self, attack: Attack, target: Side, opponent: Side) -> HitPlan:
+        """How a roll's hits before the rounds fall on `target`: in the rounds' loss order (a ship
+        shielded then is the one they expect), and without Sustain Damage while a Mentak flagship
+        (at a landing, its mech) of `opponent` is there; not against a bombardment, made before
+        the ground forces land."""
+        sustain = attack.sustain and (attack.kind == "bombardment" or self.sustain_allowed(opponent))
+        by_strength = weakest_first(self.kind, self.participants(target, ATTACKER))
+        return HitPlan(target, replace(attack, sustain=sustain), by_strength)
 
     def _naalu_flagship(self) -> bool:
         pool = (self.ships.units if self.ships else []) + self.attacker.units

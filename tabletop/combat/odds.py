@@ -31,7 +31,6 @@ from tabletop.combat.battle import (
     DEFENDER,
     Attack,
     Fight,
-    HitPlan,
     destroying,
     galvanized_cancels,
     takes_all_ships,
@@ -135,7 +134,7 @@ def _pre_combat(fight: Fight, budget: Budget) -> list[tuple[float, Side, Side]]:
                 branches.append((p, a, d, None))
                 continue
             target = d if attack.shooter == ATTACKER else a
-            plan = HitPlan(target, attack, fight.by_strength(target))
+            plan = fight.hit_plan(attack, target, a if attack.shooter == ATTACKER else d)
             for hits, q in enumerate(dice_hits(tuple(die for _, _, die in attack.dice)).tolist()):
                 if q <= 0:
                     continue

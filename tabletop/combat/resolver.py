@@ -12,7 +12,6 @@ from tabletop.combat.battle import (
     DEFENDER,
     MAX_ROUNDS,
     Fight,
-    HitPlan,
     destroying,
     galvanized_cancels,
     other,
@@ -265,7 +264,7 @@ def resolve(fight: Fight, dice: Dice) -> Battle:
         hits = _roll(attack.dice, dice, volley) + attack.fixed
         volley.hits = hits
         target = d if attack.shooter == ATTACKER else a
-        after, events, volley.excess = HitPlan(target, attack, fight.by_strength(target)).apply(hits)
+        after, events, volley.excess = fight.hit_plan(attack, target, a if attack.shooter == ATTACKER else d).apply(hits)
         volley.taken = [HitTaken(unit.label(), result) for unit, result in events]
         if attack.shooter == ATTACKER:
             d = after

@@ -153,22 +153,23 @@ def test_the_dice_agree_and_the_log_says_when_the_hindrance_ends(book):
 
 
 def test_damage_taken_before_the_rounds_is_kept_when_the_hindrance_ends(book):
-    """The attacker's PDS hit the dreadnoughts before the rounds (each hit sustained: Mentak's
-    flagship hinders the rounds only); a damaged dreadnought stays damaged once the flagship
-    falls, so only an undamaged one sustains then."""
+    """Two dreadnoughts bombard the defender's mechs before the Mentak mech lands (each hit
+    sustained: the mech hinders only on the planet); a damaged mech stays damaged once the
+    Mentak mech falls, so only an undamaged one sustains then."""
     exact = odds.solve(
         fight(
             book,
-            "space",
-            attacker="mentak flagship, 2 cruiser, 2 pds2",
-            attacker_order="mentak flagship",
-            defender="2 dreadnought",
+            "invade",
+            ships="2 dreadnought",
+            landing="mentak mech, 2 infantry",
+            landing_order="mentak mech",
+            defender="2 mech",
         )
     ).attacker
-    a = (Piece(7, 2, True, True), CRUISER, CRUISER)
-    cannon = hit_chances((5, 5))  # two PDS II before the rounds
-    damaged = DREADNOUGHT._replace(damaged=True)
-    expected = sum(p * attacker_wins(a, (damaged,) * hits + (DREADNOUGHT,) * (2 - hits)) for hits, p in enumerate(cannon))
+    a = (Piece(6, 1, True, True), INFANTRY, INFANTRY)
+    bombardment = hit_chances((5, 5))  # the dreadnoughts' Bombardment 5
+    damaged = MECH._replace(damaged=True)
+    expected = sum(p * attacker_wins(a, (damaged,) * hits + (MECH,) * (2 - hits)) for hits, p in enumerate(bombardment))
     assert exact == pytest.approx(expected, abs=1e-9)
 
 
@@ -228,3 +229,25 @@ def test_a_quietus_breach_against_the_mentak_flagship_is_refused(book):
     with pytest.raises(UserError, match="Mentak|멘탁"):
         fight(book, "space", attacker="quietus, active breach, 1 cruiser", defender="mentak flagship")
     fight(book, "space", attacker="quietus, 1 cruiser", defender="mentak flagship")  # no breach: fine
+
+
+@pytest.mark.parametrize(
+    ("kind", "options", "volley"),
+    [
+        ("space", {"attacker": "mentak flagship, 2 cruiser, mentak ambush", "defender": "2 dreadnought"}, "ambush"),
+        ("space", {"attacker": "mentak flagship, 2 cruiser", "defender": "2 dreadnought, 3 pds"}, None),
+        ("invade", {"ships": "1 dreadnought", "landing": "3 mech", "defender": "mentak mech, 2 pds"}, "space_cannon_defense"),
+    ],
+)
+def test_no_sustain_against_the_rolls_before_the_rounds_while_the_hindering_unit_is_there(book, kind, options, volley):
+    """The Mentak flagship stops Sustain Damage in its system from the first roll on (Ambush, the
+    other side's own space cannon... any hits on its opponent's ships), and its mech on the planet
+    at the landing's space cannon defence; the dice agree with the odds."""
+    the_fight = fight(book, kind, **options)
+    agree_with_dice(the_fight, n=800)
+    hindered = "defender" if kind == "space" else "attacker"
+    for seed in range(60):
+        for step in resolve(the_fight, Dice(seed)).steps[:1]:
+            for v in step.volleys:
+                if v.side != hindered and (volley is None or v.kind == volley):
+                    assert all(hit.result != "sustained" for hit in v.taken), (seed, v.kind, v.taken)
