@@ -14,6 +14,7 @@ from tabletop.combat.chart import odds_chart
 from tabletop.combat.commands import Bombardment, DiceRoll, FightValues, GroundFight, Invasion, build_fight, fight, unit_book
 from tabletop.combat.report import battle_pages, odds_pages, roll_pages
 from tabletop.console.printed import printed
+from tabletop.core import text
 from tabletop.core.commands import COMMANDS
 from tabletop.core.dice import Seeded, parse_seed, roll_expression
 from tabletop.core.errors import UserError
@@ -25,11 +26,11 @@ def add_parsers(sub, run_combat, run_roll, run_odds) -> None:
     """`combat …`, `odds …` and `roll`, made from the command table (options, limits, help),
     with the command line's own output flags."""
     groups = {}
-    for group, text, run in (
+    for group, summary, run in (
         ("combat", "combat dice: space combat, ground combat, bombardment, invasion", run_combat),
         ("odds", "exact combat odds: space, ground, invade", run_odds),
     ):
-        groups[group] = (sub.add_parser(group, help=text).add_subparsers(dest="kind", required=True), run)
+        groups[group] = (sub.add_parser(group, help=summary).add_subparsers(dest="kind", required=True), run)
     for cmd in COMMANDS.values():
         if cmd.group in groups:
             parsers, run = groups[cmd.group]
@@ -80,12 +81,12 @@ def odds_main(args) -> int:
     if args.chart is not None:
         chart = Path(args.chart)
         if chart.suffix.lower() != ".png":  # "" or x.jpg: the chart is a PNG, never misnamed
-            print(t("combat.chart_needs_png", path=args.chart), file=sys.stderr)
+            print(t("combat.chart_needs_png", path=text.printable(args.chart)), file=sys.stderr)
             return 1
         try:
             chart.write_bytes(odds_chart(result, t(f"combat.title.{args.kind}")))
         except OSError:  # a folder, a missing folder, no permission
-            print(t("combat.chart_not_written", path=chart), file=sys.stderr)
+            print(t("combat.chart_not_written", path=text.printable(chart)), file=sys.stderr)
             return 1
     if args.json:
         print(json.dumps(result.as_dict(), ensure_ascii=False))

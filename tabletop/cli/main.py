@@ -13,7 +13,7 @@ from tabletop import features
 from tabletop.cli import arguments
 from tabletop.combat.unitdata import UnitDataError, load_unit_tables
 from tabletop.console.printed import printed
-from tabletop.core import config, logs
+from tabletop.core import config, logs, text
 from tabletop.core.commands import COMMANDS
 from tabletop.core.i18n import speaking
 from tabletop.core.payloads import card_payload
@@ -203,16 +203,16 @@ def cmd_site(args) -> int:
     try:
         blocking = next((p for p in (out, *out.parents) if p.exists() and not p.is_dir()), None)
         if blocking is not None:
-            print(answers.t("site.not_a_folder", path=blocking), file=sys.stderr)
+            print(answers.t("site.not_a_folder", path=text.printable(blocking)), file=sys.stderr)
             return 1
         if build.up_to_date(comp, out):
-            print(answers.t("site.up_to_date", path=out))
+            print(answers.t("site.up_to_date", path=text.printable(out)))
         else:
             stats = build.build(comp, out)
             print(answers.t("site.built", path=stats["path"], pages=stats["pages"], packs=stats["packs"]))
     except (OSError, ValueError):  # a folder that cannot be made or written (permissions, a
         # read-only disk, a name too long or with a NUL in it)
-        print(answers.t("site.cannot_write", path=out), file=sys.stderr)
+        print(answers.t("site.cannot_write", path=text.printable(out)), file=sys.stderr)
         return 1
     if args.serve:
         try:

@@ -88,3 +88,9 @@ def is_initials_query(text: str) -> bool:
     """True when the text is made only of initial consonants (and spaces): "ㅎㅅ ㅂㅎㅁ"."""
     k = key(text)
     return bool(k) and all(ch in _CHOSEONG for ch in k)
+
+
+def printable(value: object) -> str:
+    """A value shown inside a sentence (a path, a name typed): control characters as escapes
+    (\\n, \\x00), so the message stays the one line it is."""
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in str(value))

@@ -11,7 +11,7 @@ from math import comb
 import pytest
 from run_bot import run_bot
 
-from tabletop.combat import hits, odds
+from tabletop.combat import budget, hits, odds
 from tabletop.combat.commands import build_fight
 from tabletop.combat.outcome import percent
 from tabletop.combat.report import AT_LEAST_SHOWN, thresholds
@@ -154,8 +154,11 @@ def test_probabilities_sum_to_one(book, kind, options):
 )
 def test_the_fast_solver_agrees_with_the_pair_by_pair_one(book, kind, options, monkeypatch):
     """The vectorised solver (round 1 folded into the levels when it rolls like later rounds)
-    and the general pair-by-pair one are independent ways to the same numbers."""
+    and the general pair-by-pair one are independent ways to the same numbers. (The pair-by-pair
+    solver takes a third of the bot's time budget on the largest case: the budget is lifted, so
+    a loaded machine cannot turn the comparison into a refusal.)"""
     fast = solve(book, kind, **options).as_dict()
+    monkeypatch.setattr(budget, "TIME_BUDGET", 60.0)
     monkeypatch.setattr(odds, "_factorized", lambda *_: False)
     general = solve(book, kind, **options).as_dict()
     for key in ("attacker", "defender", "draw", "rounds", "control"):

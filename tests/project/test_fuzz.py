@@ -15,7 +15,7 @@ import discord
 import pytest
 from discord import app_commands
 from discord_fakes import FakeBot, FakeInteraction, FakeUser
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 from hypothesis.database import DirectoryBasedExampleDatabase
 
@@ -263,6 +263,7 @@ def test_every_environment_value_is_used_or_refused_with_a_sentence(name, value)
         st.sampled_from(["", "   ", "afile", "afile/x/y"]),
     )
 )
+@example(where="out\0\n")  # a line break in the name: still one line, the name escaped
 def test_no_site_folder_ends_in_a_traceback(rules_db, tmp_path_factory, where):
     import contextlib
     import io
