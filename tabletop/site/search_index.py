@@ -12,8 +12,10 @@ offline with the bot's own reading of Korean:
 
 The browser (static/search.js) reads a question the same way: a number opens its rule, a name
 typed or contained points at its section, kanji words are read in Korean as the bot reads them
-(kanji-readings.js, site-wide), and rules are ranked by BM25. It cannot run the embedding model,
-so a paraphrase that shares no word with the rules is the bot's to answer.
+(kanji-readings.js, site-wide), and sections are ranked as the bot ranks them by the words alone
+(BM25 of their rules, the share of the question they hold, a name inside it: `rank` carries the
+bot's fitted weights). It cannot run the embedding model, so a paraphrase that shares no word
+with the rules is the bot's to answer.
 """
 
 from __future__ import annotations
@@ -22,9 +24,9 @@ import json
 from collections import Counter
 
 from tabletop.core import text
-from tabletop.rules import crossling, links, tokenizing
+from tabletop.rules import crossling, fusion, links, tokenizing
 from tabletop.rules.compendium import Compendium
-from tabletop.rules.lexical import BIGRAM_WEIGHT, BM25_B, BM25_K1, EXPANSION_WEIGHT, query_tokens
+from tabletop.rules.lexical import BIGRAM_WEIGHT, BM25_B, BM25_K1, EXPANSION_WEIGHT, SIBLING_SHARE, query_tokens
 
 SNIPPET = 110  # characters of a rule shown under a result
 
@@ -95,6 +97,10 @@ def build(compendium: Compendium, pack_id: str) -> dict:
         "k1": BM25_K1,
         "b": BM25_B,
         "bigram": BIGRAM_WEIGHT,
+        "siblings": SIBLING_SHARE,
+        # the bot's ranking by the words alone (fusion.RANK_WEIGHTS without the meaning's)
+        "rank": {f: fusion.RANK_WEIGHTS[f] for f in ("coverage", "bm25", "contained")},
+        "contained": fusion.NAME_POINTS["contained"] / 100,
     }
 
 

@@ -3,7 +3,8 @@
 // spelling) typed whole comes first, and one contained in a question lifts its section;
 // particles and endings are stripped (폭격은 -> 폭격), the rules' own word forms read as their
 // lemmas, the players' spellings and other-language names (인프, 歩兵) as the official terms,
-// kanji words in Korean (爆撃 -> 폭격), syllable bigrams for the rest; rules ranked by BM25.
+// kanji words in Korean (爆撃 -> 폭격), syllable bigrams for the rest; sections ranked as the bot
+// ranks them by the words alone (BM25, coverage, a name inside the question), at their best rule.
 // The bot also ranks by meaning, which a page cannot: a paraphrase is the bot's to answer.
 (function () {
   "use strict";
@@ -16,9 +17,6 @@
   const isCJK = (c) => isHangul(c) || isKana(c) || isKanji(c);
   const isHiragana = (c) => c >= "\u3040" && c <= "\u309f";
   const NUMBER = /^(?:§|제)?\s*(\d{1,4})(?:\s*[.\-·:]\s*(\d{1,3}))?\s*\.?$/;
-  // A name typed whole outranks any rule the words find; a name inside a question adds this
-  // share of the best rule's score, times the name's weight (the bot's ladder, in BM25's units).
-  const CONTAINED_SHARE = 0.5;
 
   function normalize(s) {
     return s.normalize("NFKC").toLowerCase().replace(/\s+/g, " ").trim();
@@ -83,13 +81,23 @@
     return out;
   }
 
-  // The question as weighted tokens, each word contributing its best reading.
+  // The question as weighted tokens, each word contributing its best reading; and its words as
+  // groups of readings (a word's lemmas, its bigrams, the lexicon's official forms), each reading
+  // a list of [token, weight] with the weight it came with, for the share of the question a
+  // section holds (coverage).
   function queryTokens(q) {
     const weights = new Map();
-    const add = (t, w) => { if (I.postings[t]) weights.set(t, Math.max(weights.get(t) || 0, w)); };
+    const groups = [];
     const stop = new Set(I.stopwords);
+    const addTo = (group) => (t, w) => {
+      if (!I.postings[t]) return;
+      weights.set(t, Math.max(weights.get(t) || 0, w));
+      group.push([t, w]);
+    };
     for (const raw of words(q)) {
       if (!raw || stop.has(raw) || stop.has(stripParticle(raw))) continue;
+      const group = [];
+      const add = addTo(group);
       const word = key(raw);
       const stem = stripParticle(word);
       for (const form of [word, stem]) {
@@ -103,14 +111,49 @@
         add("B:" + stem, 1);
         if (stem.length > 3 && stem.endsWith("s") && !stem.endsWith("ss")) add("B:" + stem.slice(0, -1), 1);
       }
+      if (group.length) groups.push(group);
     }
     const qkey = key(q);
     for (const [form, tokens] of Object.entries(I.lexicon)) {  // Japanese forms: written without spaces
       if (form.length >= 2 && [...form].some((c) => isKana(c) || isKanji(c)) && qkey.includes(form)) {
-        for (const [t, w] of tokens) add(t, w);
+        const group = [];
+        for (const [t, w] of tokens) addTo(group)(t, w);
+        if (group.length) groups.push(group);
       }
     }
-    return weights;
+    return [weights, groups];
+  }
+
+  const idf = (token) => {
+    const n = I.postings[token].length;
+    return Math.log(1 + (N - n + 0.5) / (n + 0.5));
+  };
+
+  // The share of the question's IDF-weighted words each section holds: a word counts by its best
+  // reading (lemmas, or bigrams) present there, as the bot's coverage does.
+  function coverage(groups) {
+    const out = new Map();
+    let total = 0;
+    for (const group of groups) {
+      const weight = Math.max(...group.map(([t]) => idf(t)));
+      total += weight;
+      const held = new Map();  // section -> the best share of a reading it holds
+      for (const prefix of ["L:", "B:"]) {
+        const part = group.filter(([t]) => t.startsWith(prefix));
+        const sum = part.reduce((s, [, w]) => s + w, 0);
+        if (!sum) continue;
+        const scale = Math.min(1, Math.max(...part.map(([, w]) => w)) / (prefix === "B:" ? I.bigram : 1));
+        const shares = new Map();
+        for (const [t, w] of part) {
+          const sections = new Set(I.postings[t].map(([d]) => I.docs[d][3]));
+          for (const s of sections) shares.set(s, (shares.get(s) || 0) + w / sum);
+        }
+        for (const [s, share] of shares) held.set(s, Math.max(held.get(s) || 0, Math.min(1, share) * scale));
+      }
+      for (const [s, credit] of held) out.set(s, (out.get(s) || 0) + weight * credit);
+    }
+    for (const [s, v] of out) out.set(s, total ? v / total : 0);
+    return out;
   }
 
   // Names of sections inside the question: Hangul and Japanese by containment, Latin as whole
@@ -127,7 +170,7 @@
     for (const [name, [doc, weight]] of Object.entries(I.names)) {
       if (name === qkey) continue;
       const hit = [...name].some(isCJK) ? qkey.includes(name) : name.length >= 3 && joined.has(name);
-      if (hit) found.push([doc, weight * Math.min(1, name.length / Math.max(qkey.length, 1) + 0.5)]);
+      if (hit) found.push([doc, I.contained * weight * (1 + 2 * Math.min(1, name.length / Math.max(qkey.length, 1)))]);
     }
     return found;
   }
@@ -141,17 +184,39 @@
     }
     const exact = I.names[key(q)];
     const scores = new Float64Array(N);
-    for (const [token, weight] of queryTokens(q)) {
-      const list = I.postings[token];
-      const idf = Math.log(1 + (N - list.length + 0.5) / (list.length + 0.5));
-      for (const [doc, tf] of list) {
+    const [tokens, groups] = queryTokens(q);
+    for (const [token, weight] of tokens) {
+      const tokenIdf = idf(token);
+      for (const [doc, tf] of I.postings[token]) {
         const norm = (tf * (I.k1 + 1)) / (tf + I.k1 * (1 - I.b + (I.b * I.lengths[doc]) / avg));
-        scores[doc] += weight * idf * norm;
+        scores[doc] += weight * tokenIdf * norm;
       }
     }
-    const best = Math.max(0, ...scores);
-    for (const [doc, weight] of containedNames(q)) scores[doc] += CONTAINED_SHARE * (best || 1) * weight;
-    const ranked = [...scores.keys()].filter((d) => scores[d] > 0).sort((a, b) => scores[b] - scores[a]);
+    // Sections as the bot ranks them by the words: its best rule plus a share of its other
+    // matching rules (BM25, relative to the best section's), the share of the question it
+    // holds, and a name of it inside the question, with the bot's fitted weights.
+    const bestDoc = new Map(), bm25 = new Map();
+    for (const d of scores.keys()) {
+      if (scores[d] <= 0) continue;
+      const s = I.docs[d][3];
+      if (!bestDoc.has(s) || scores[d] > scores[bestDoc.get(s)]) bestDoc.set(s, d);
+    }
+    for (const d of scores.keys()) {
+      if (scores[d] <= 0) continue;
+      const s = I.docs[d][3];
+      bm25.set(s, (bm25.get(s) || 0) + (d === bestDoc.get(s) ? scores[d] : I.siblings * scores[d]));
+    }
+    const top = Math.max(0, ...bm25.values()) || 1;
+    const contained = new Map();
+    for (const [doc, weight] of containedNames(q)) {
+      const s = I.docs[doc][3];
+      contained.set(s, Math.max(contained.get(s) || 0, weight));
+      if (!bestDoc.has(s)) bestDoc.set(s, doc);
+    }
+    const covered = coverage(groups);
+    const score = (s) =>
+      I.rank.coverage * (covered.get(s) || 0) + I.rank.bm25 * ((bm25.get(s) || 0) / top) + I.rank.contained * (contained.get(s) || 0);
+    const ranked = [...bestDoc.keys()].sort((a, b) => score(b) - score(a)).map((s) => bestDoc.get(s));
     return (exact ? [exact[0], ...ranked.filter((d) => d !== exact[0])] : ranked).slice(0, 20);
   }
   window.searchRules = search;  // for the page's tests: the same ranking the form shows
