@@ -132,6 +132,9 @@ def _window_fields(agenda: Agenda) -> list[tuple[str, str]]:
     still to pass in the window open now."""
     loc = agenda.locale
     current = agenda.window
+    cancelled = agenda.status == "cancelled"
+    # the window that was open when the agenda was cancelled: neither closed nor still waiting
+    interrupted = windows.open_window(agenda.players, agenda.passes) if cancelled and agenda.windows else None
     out = []
     for window in windows.WINDOWS:
         name = t(f"agenda.window.{window}", loc)
@@ -140,7 +143,11 @@ def _window_fields(agenda: Agenda) -> list[tuple[str, str]]:
         if window == current:
             waiting = [escape_md(p.name) for p in windows.waiting(agenda.players, agenda.passes, window)]
             state = "⏳ " + t("agenda.window.waiting", loc, players=_some(waiting, loc))
-        elif agenda.status == "cancelled" and not passed and not cards:  # cancelled before it opened
+        elif window == interrupted:
+            state = "⏹ " + t("agenda.status.cancelled", loc)
+        elif cancelled and (
+            (not passed and not cards) or (interrupted and windows.WINDOWS.index(window) > windows.WINDOWS.index(interrupted))
+        ):  # cancelled before it opened
             state = "· " + t("agenda.window.not_opened", loc)
         elif current is None or windows.WINDOWS.index(window) < windows.WINDOWS.index(current):
             state = "✅ " + t("agenda.window.closed", loc)

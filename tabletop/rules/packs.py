@@ -115,6 +115,12 @@ class Pack:
     def name(self, locale: str | None = None) -> str:
         return self.names.get(lang(locale or current()), self.names["ko"])
 
+    def own_names(self) -> tuple[str, ...]:
+        """The game's names a player may write (its id as words, its name in every language),
+        longest first: a question that contains one says which game it is about."""
+        names = {self.id.replace("-", " "), *(n for n in self.names.values() if n)}
+        return tuple(sorted(names, key=lambda n: (-len(n), n)))
+
 
 class PackError(Exception):
     """Raised with every validation message found, not just the first."""

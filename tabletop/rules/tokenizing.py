@@ -4,6 +4,8 @@ The database build, the lexical ranker and the website's index all read text thr
 
 from __future__ import annotations
 
+import re
+
 from tabletop.core.text import is_syllable, key, normalize
 
 
@@ -130,6 +132,12 @@ def contains_word(keys: list[str], phrase_key: str) -> bool:
     """True when a phrase (as a key) stands among a text's word keys as whole words: it starts a
     word and ends one, or is followed only by a particle or ending (스페이스독에서, 인프를), so that
     타이 is not read inside 타이머. Spaces inside the phrase do not matter (캐리어 / 캐 리어)."""
+    return phrase_words(keys, phrase_key) is not None
+
+
+def phrase_words(keys: list[str], phrase_key: str) -> tuple[int, int] | None:
+    """The first and last index of the words that make up the phrase, as `contains_word` finds
+    it (the last word may carry a particle), or None."""
     for start in range(len(keys)):
         joined = ""
         for end in range(start, len(keys)):
@@ -137,10 +145,27 @@ def contains_word(keys: list[str], phrase_key: str) -> bool:
             if joined.startswith(phrase_key):
                 rest = joined[len(phrase_key) :]
                 if not rest or strip_particle(phrase_key + rest) == phrase_key or rest in _ENDINGS:
-                    return True
+                    return start, end
             if len(joined) >= len(phrase_key):
                 break
-    return False
+    return None
+
+
+def without_name(query: str, name: str) -> str | None:
+    """The question with a name taken out, when the name stands in it: as whole words (a
+    particle may follow: 갤럭시 트러커에서), or anywhere for a name in kana (Japanese is written
+    without spaces); None when it does not."""
+    name_key = key(name)
+    if not name_key:
+        return None
+    norm = normalize(query)
+    if any("\u3040" <= c <= "\u30ff" for c in name_key):
+        pattern = re.compile(r"[\W_]*".join(map(re.escape, name_key)), re.IGNORECASE)
+        found = pattern.search(norm)
+        return norm[: found.start()] + " " + norm[found.end() :] if found else None
+    words = norm.split()
+    span = phrase_words([key(w) for w in words], name_key)
+    return " ".join(words[: span[0]] + words[span[1] + 1 :]) if span else None
 
 
 # What may follow a noun inside one written word besides a particle: 하다 and 되다 forms.

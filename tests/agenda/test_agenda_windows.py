@@ -241,3 +241,22 @@ def test_a_window_cancelled_before_it_opened_is_not_shown_closed(agendas):
     cancelled = agendas.cancel(a.id, STARTER, True)
     fields = dict(agenda_reply(cancelled).embeds[0].fields)
     assert "열리지 않음" in fields["after 창(공개된 후)"] and "닫힘" not in fields["after 창(공개된 후)"]
+
+
+def test_the_window_open_when_the_agenda_was_cancelled_is_shown_cancelled_not_closed(agendas):
+    a = with_windows(agendas)
+    agendas.pass_window(a.id, A, "when")  # B and C have not passed: the when window is still open
+    cancelled = agendas.cancel(a.id, STARTER, True)
+    fields = dict(agenda_reply(cancelled).embeds[0].fields)
+    assert "취소됨" in fields["when 창(공개될 때)"] and "닫힘" not in fields["when 창(공개될 때)"]
+    assert "열리지 않음" in fields["after 창(공개된 후)"]
+
+
+def test_windows_all_passed_before_a_cancel_are_shown_closed(agendas):
+    a = with_windows(agendas)
+    for window in ("when", "after"):
+        for player in (A, B, C):
+            agendas.pass_window(a.id, player, window)
+    cancelled = agendas.cancel(a.id, STARTER, True)
+    fields = dict(agenda_reply(cancelled).embeds[0].fields)
+    assert all("닫힘" in fields[name] for name in ("when 창(공개될 때)", "after 창(공개된 후)"))

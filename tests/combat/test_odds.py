@@ -260,6 +260,7 @@ def test_cli_odds_json_and_chart(cli_env, tmp_path):
     assert {"attacker", "defender", "draw", "rounds", "survivors", "control"} <= set(data)
     assert abs(data["attacker"] + data["defender"] + data["draw"] - 1) < 1e-9
     assert _png_size(chart.read_bytes()) == (960, 540)
+    assert str(chart.resolve()) in out.stderr  # where it went, said apart from the JSON
 
 
 @pytest.mark.parametrize(

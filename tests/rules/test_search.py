@@ -59,6 +59,8 @@ def test_no_ti4_question_is_answered_from_another_game(compendium):
         ("갤럭시 트러커 유성군", "galaxy-trucker"),
         ("갤럭시 트러커에서 유성군 주사위", "galaxy-trucker"),
         ("리프트오프 점수", "liftoff"),
+        ("뉴 프런티어 정착", "new-frontiers"),  # 프런티어 ends as an ending (어) would: still the name
+        ("ニューフロンティアで入植するとき", "new-frontiers"),
     ],
 )
 def test_chat_mode_answers_from_a_game_named_in_the_question(compendium, query, pack):
@@ -335,3 +337,32 @@ def test_one_call_says_what_was_found_or_why_nothing(compendium):
     assert number.results == [] and number.absent_number == (62, 89)
     topic = compendium.search.find("우주 전투", "ti4")
     assert topic.results == [] and topic.missing and topic.missing[0].name == "우주 전투"
+
+
+@pytest.mark.parametrize(
+    "query, game",
+    [
+        ("리프트오프 점수", "liftoff"),
+        ("뉴 프런티어 정착", "new-frontiers"),
+        ("뉴 프런티어에서 정착 비용은?", "new-frontiers"),
+        ("뉴 프런티어 정착", "ti4"),
+    ],
+)
+def test_chat_mode_asks_without_the_name_that_chose_the_game(compendium, query, game):
+    """The section titled with the game's name (its introduction) is not what a question that
+    names the game asks: the rest of it is."""
+    from tabletop.rules import answers
+
+    answer = answers.chat_answer(compendium, query, game)
+    assert getattr(answer, "section", None) is not None and answer.section.id != "about"
+
+
+@pytest.mark.parametrize(
+    "query, game",
+    [("뉴 프런티어", "new-frontiers"), ("리프트오프", "ti4"), ("how many players can play New Frontiers?", "ti4")],
+)
+def test_chat_mode_still_answers_a_question_about_the_game_itself(compendium, query, game):
+    from tabletop.rules import answers
+
+    answer = answers.chat_answer(compendium, query, game)
+    assert getattr(answer, "section", None) is not None and answer.section.id == "about"
