@@ -133,8 +133,10 @@ def _window_fields(agenda: Agenda) -> list[tuple[str, str]]:
     loc = agenda.locale
     current = agenda.window
     cancelled = agenda.status == "cancelled"
-    # the window that was open when the agenda was cancelled: neither closed nor still waiting
-    interrupted = windows.open_window(agenda.players, agenda.passes) if cancelled and agenda.windows else None
+    # the window still open when the agenda ended (cancelled, or closed by the speaker before
+    # everyone passed): cut short, neither closed by the passes nor waiting any more
+    ended = not agenda.open and agenda.windows
+    interrupted = windows.open_window(agenda.players, agenda.passes) if ended else None
     out = []
     for window in windows.WINDOWS:
         name = t(f"agenda.window.{window}", loc)
@@ -144,10 +146,10 @@ def _window_fields(agenda: Agenda) -> list[tuple[str, str]]:
             waiting = [escape_md(p.name) for p in windows.waiting(agenda.players, agenda.passes, window)]
             state = "⏳ " + t("agenda.window.waiting", loc, players=_some(waiting, loc))
         elif window == interrupted:
-            state = "⏹ " + t("agenda.status.cancelled", loc)
-        elif cancelled and (
-            (not passed and not cards) or (interrupted and windows.WINDOWS.index(window) > windows.WINDOWS.index(interrupted))
-        ):  # cancelled before it opened
+            state = "⏹ " + t(f"agenda.status.{agenda.status}", loc)
+        elif (cancelled and not passed and not cards) or (
+            interrupted and windows.WINDOWS.index(window) > windows.WINDOWS.index(interrupted)
+        ):  # the agenda ended before it opened
             state = "· " + t("agenda.window.not_opened", loc)
         elif current is None or windows.WINDOWS.index(window) < windows.WINDOWS.index(current):
             state = "✅ " + t("agenda.window.closed", loc)

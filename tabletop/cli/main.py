@@ -116,7 +116,7 @@ def cmd_search(args) -> int:
             print(json.dumps({"query": q, "results": listed}, ensure_ascii=False))
             continue
         for m in missing:
-            print(answers.t("missing.topic", topic=f"{m.name} ({m.english})", document=comp.packs[args.game].name()))
+            print(answers.t("missing.topic", topic=f"{m.name} ({m.english})", document=comp.packs[args.game].document_name()))
         if not results and not missing:
             try:  # a rule number the pack lacks, with its range, or "no rule found"
                 answers.nothing_answers(comp, found, q, args.game)

