@@ -115,10 +115,11 @@ class Pack:
     def name(self, locale: str | None = None) -> str:
         return self.names.get(lang(locale or current()), self.names["ko"])
 
-    def document_name(self, locale: str | None = None) -> str:
-        """How a reply names the document: the game, and what part of its rules the pack holds
-        (TI4's is the glossary's 62-89 only: a topic it lacks may be elsewhere in the game)."""
-        return f"{self.name(locale)}: {self.description}" if self.description else self.name(locale)
+    def document_name(self) -> str:
+        """How a reply names the document (in the reply's language): the game, and what part of
+        its rules the pack holds (TI4's is the glossary's 62-89 only: a topic it lacks may be
+        elsewhere in the game)."""
+        return f"{self.name()}: {self.description}" if self.description else self.name()
 
     def own_names(self) -> tuple[str, ...]:
         """The game's names a player may write (its id as words, its name in every language),
