@@ -153,4 +153,5 @@ def no_choice(ctx: Context, number: int, count: int) -> str:
         key = "console.no_choice" if is_rule else "console.no_choice_only"
     else:
         key = "console.no_choices" if is_rule else "console.no_choices_only"
-    return t(key, ctx.locale, number=number, count=count)
+    choices = "1" if count == 1 else f"1–{count}"  # one button is "1", not "1–1"
+    return t(key, ctx.locale, number=number, choices=choices)

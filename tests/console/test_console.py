@@ -424,3 +424,9 @@ def test_a_lone_menus_options_are_numbered_without_the_menus_name():
     other = Select("other", "결과 고르기…", [SelectOption("가결", "0")])
     labels = [c.label for c in choices(Reply(rows=[[one], [other]]))]
     assert labels == ["열어 볼 항목 고르기: 79 폭격", "열어 볼 항목 고르기: 80 피해 견딤", "결과 고르기: 가결"]
+
+
+@pytest.mark.parametrize(("count", "shown", "not_shown"), [(1, "번호는 1이에요", "1–1"), (3, "번호는 1–3이에요", "1–1")])
+def test_a_number_past_the_buttons_names_the_ones_there_are(ctx, count, shown, not_shown):
+    message = lines.no_choice(ctx, 7, count)
+    assert "7번 선택지는 없어요" in message and shown in message and not_shown not in message
