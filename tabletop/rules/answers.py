@@ -384,8 +384,8 @@ def chat_answer(compendium: Compendium, query: str, game: str = DEFAULT_GAME) ->
     query = check_query(query)
     game = check_game(compendium, game)
     note = ""
-    named = [g for g in games_named_in(compendium, query) if g != game]
-    if named and game not in games_named_in(compendium, query):
+    named = games_named_in(compendium, query)
+    if named and game not in named:
         game, note = named[0], t("chat.other_game", game=compendium.packs[named[0]].name())
     found = _find_without_game_name(compendium, query, game)
     if not found.results:
