@@ -1,11 +1,14 @@
-"""Shared fixtures: a rules database built once per test session in a temporary folder, and a
-fresh state database per test. Tests never touch data/."""
+"""Shared fixtures: a rules database built once per test session in a temporary folder, a
+fresh state database per test, and the rules website built once, served on localhost, with
+Debian's Chromium to read it. Tests never touch data/."""
 
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 import tempfile
+import threading
 from pathlib import Path
 
 import pytest
@@ -20,6 +23,7 @@ os.environ.setdefault("EMBEDDINGS_CACHE", str(Path(tempfile.mkdtemp(prefix="embe
 from tabletop import features  # noqa: E402
 from tabletop.rules import ruledb  # noqa: E402
 from tabletop.rules.compendium import Compendium  # noqa: E402
+from tabletop.site import build  # noqa: E402
 from tabletop.store import StateStore, open_state  # noqa: E402
 
 features.load()  # every feature's commands in the table, as the front ends have them
@@ -100,3 +104,48 @@ def _close_postgresql_pools(monkeypatch):
     for state in opened:
         if hasattr(state, "pool"):
             state.pool.close()
+
+
+# --- the rules website, in a real browser ------------------------------------------------------
+
+CHROMIUM_FLAGS = [
+    "--no-sandbox",  # CI runs as root
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",  # this machine's closed network refuses them anyway
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.fixture(scope="session")
+def site(compendium, tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("site")
+    build.build(compendium, out)
+    return out
+
+
+@pytest.fixture(scope="session")
+def served(site):
+    server = build.serve(site, port=0)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's Chromium (.ci/run installs it), driven by Playwright: never skipped. Per module:
+    Playwright's synchronous API holds an event loop while it runs, which the asynchronous
+    tests of later modules must not find running."""
+    from playwright.sync_api import sync_playwright
+
+    executable = shutil.which("chromium") or shutil.which("chromium-browser")
+    assert executable, "Chromium is not installed: apt-get install chromium fonts-nanum"
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=executable, headless=True, args=CHROMIUM_FLAGS)
+        yield chromium
+        chromium.close()

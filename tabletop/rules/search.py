@@ -176,16 +176,31 @@ class SearchEngine:
         """Whether questions are ranked by meaning too (False: lexical only, and why is logged)."""
         return self.embedder.available
 
-    def _dense_view(self, index: PackIndex, query: str, read: str) -> fusion.DenseView | None:
-        """The question's meaning against every passage of the pack: the whole question, then
-        the rules' terms for its slang and its other-language names ('커토 받으면 … (지휘 토큰)')."""
-        vectors = self._vectors.get(index.pack.id)
-        if vectors is None or not len(vectors):
-            return None
+    @staticmethod
+    def embedding_text(index: PackIndex, query: str, read: str) -> str:
+        """What the model reads of a question: the whole question, then the rules' terms for
+        its slang and its other-language names ('커토 받으면 … (지휘 토큰)'), and, against a
+        Korean pack, its kanji words read in Korean."""
         terms = index.official_terms(query, read)
         if index.pack.language == "ko":
             terms += [w for w in crossling.hangul_reading(query).split() if w not in terms]
-        qvec = self._embed(f"{query} ({', '.join(terms)})" if terms else query)
+        return f"{query} ({', '.join(terms)})" if terms else query
+
+    def model_text(self, query: str, game: str = DEFAULT_GAME) -> str | None:
+        """What the model reads of a question asked in a pack (None when its names alone decide
+        it, or the pack is unknown): the text the rules website gives the same model."""
+        index = self.index(game)
+        question = self._parse(index, query[:MAX_QUERY_CHARS], 10) if index and isinstance(query, str) else None
+        if index is None or question is None or question.settled:
+            return None
+        return self.embedding_text(index, question.norm, question.read)
+
+    def _dense_view(self, index: PackIndex, query: str, read: str) -> fusion.DenseView | None:
+        """The question's meaning against every passage of the pack."""
+        vectors = self._vectors.get(index.pack.id)
+        if vectors is None or not len(vectors):
+            return None
+        qvec = self._embed(self.embedding_text(index, query, read))
         if qvec is None:
             return None
         return fusion.dense_view(vectors, [d.section for d in index.docs], qvec)

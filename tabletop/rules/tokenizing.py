@@ -144,7 +144,7 @@ def phrase_words(keys: list[str], phrase_key: str) -> tuple[int, int] | None:
             joined += keys[end]
             if joined.startswith(phrase_key):
                 rest = joined[len(phrase_key) :]
-                if not rest or strip_particle(phrase_key + rest) == phrase_key or rest in _ENDINGS:
+                if not rest or strip_particle(phrase_key + rest) == phrase_key or rest in ENDINGS:
                     return start, end
             if len(joined) >= len(phrase_key):
                 break
@@ -181,7 +181,7 @@ def _latin_words(keys: list[str], name: str) -> tuple[int, int] | None:
 
 
 # What may follow a noun inside one written word besides a particle: 하다 and 되다 forms.
-_ENDINGS = frozenset("하다 하는 한 할 해 해서 했 했는데 하면 하고 됨 된 될 되면 돼 임 이다 인 일".split())
+ENDINGS = frozenset("하다 하는 한 할 해 해서 했 했는데 하면 하고 됨 된 될 되면 돼 임 이다 인 일".split())
 
 
 def strip_particle(word: str) -> str:

@@ -16,11 +16,11 @@ from pathlib import Path
 
 import jinja2
 
-from tabletop.core.i18n import lang, t
+from tabletop.core.i18n import CATALOGUE_DIR, lang, t
 from tabletop.core.text import ROMAN
-from tabletop.rules import links, ruledb
+from tabletop.rules import fusion, lexical, links, ruledb, search, tokenizing
 from tabletop.rules.compendium import Compendium
-from tabletop.site import search_index
+from tabletop.site import meaning, search_index
 
 HERE = Path(__file__).parent
 
@@ -47,8 +47,14 @@ STAMP = ".built"  # in the site's folder: what it was built from
 
 def stamp(compendium: Compendium, locale: str) -> str:
     """What a built site depends on: the rules database's content, the site's own code,
-    templates and static files, and the language of its words."""
+    templates and static files, the engine and model the page reads meaning with, and the
+    language of its words."""
     h = hashlib.sha256(f"{ruledb.stored_hash(compendium.db_path)}\0{locale}".encode())
+    h.update(meaning.identity())
+    for module in (fusion, lexical, search, tokenizing):  # the index carries their numbers and word lists
+        h.update(Path(str(module.__file__)).read_bytes())
+    for catalogue in sorted(CATALOGUE_DIR.glob("*.json")):  # the pages' words
+        h.update(catalogue.read_bytes())
     for path in sorted(p for p in HERE.rglob("*") if p.is_file() and p.suffix in (".py", ".html", ".css", ".js")):
         h.update(path.read_bytes())
     return h.hexdigest()
@@ -76,15 +82,23 @@ def build(compendium: Compendium, out: Path, locale: str = "ko") -> dict:
         path.write_text(env.get_template(template).render(**values), encoding="utf-8")
         pages += 1
 
-    for name in ("site.css", "search.js"):
+    for name in ("site.css", "search.js", "meaning.js", "meaning-worker.js"):
         shutil.copyfile(HERE / "static" / name, out / name)
+    reads_meaning = meaning.copy_engine(out)
     (out / "kanji-readings.js").write_text(search_index.readings_script(), encoding="utf-8")
     write(out / "index.html", "index.html", packs=packs, pack=None, root="")
     for pack in packs:
         folder = out / pack.id
         write(folder / "index.html", "pack.html", pack=pack, root="../")
-        write(folder / "search.html", "search.html", pack=pack, root="../")
-        (folder / "search-index.js").write_text(search_index.script(search_index.build(compendium, pack.id)), encoding="utf-8")
+        write(folder / "search.html", "search.html", pack=pack, root="../", model_mb=meaning.image_megabytes())
+        index = search_index.build(compendium, pack.id)
+        vectors = meaning.pack_vectors(compendium, pack.id) if reads_meaning else None
+        if vectors is None:
+            index["meaning"] = None
+            (folder / meaning.VECTORS).unlink(missing_ok=True)
+        else:
+            (folder / meaning.VECTORS).write_bytes(vectors)
+        (folder / "search-index.js").write_text(search_index.script(index), encoding="utf-8")
         sections = list(pack.sections)
         for i, section in enumerate(sections):
             write(

@@ -14,8 +14,7 @@ The browser (static/search.js) reads a question the same way: a number opens its
 typed or contained points at its section, kanji words are read in Korean as the bot reads them
 (kanji-readings.js, site-wide), and sections are ranked as the bot ranks them by the words alone
 (BM25 of their rules, the share of the question they hold, a name inside it: `rank` carries the
-bot's fitted weights). It cannot run the embedding model, so a paraphrase that shares no word
-with the rules is the bot's to answer.
+bot's fitted weights); meaning.js adds the meaning, with the bot's model (tabletop/site/meaning.py).
 """
 
 from __future__ import annotations
@@ -27,6 +26,8 @@ from tabletop.core import text
 from tabletop.rules import crossling, fusion, links, tokenizing
 from tabletop.rules.compendium import Compendium
 from tabletop.rules.lexical import BIGRAM_WEIGHT, BM25_B, BM25_K1, EXPANSION_WEIGHT, SIBLING_SHARE, query_tokens
+from tabletop.rules.search import MAX_QUERY_CHARS
+from tabletop.site import meaning
 
 SNIPPET = 110  # characters of a rule shown under a result
 
@@ -57,11 +58,21 @@ def build(compendium: Compendium, pack_id: str) -> dict:
         str(compendium.known_section(pack_id, sid).number) if rid is None else rid: n for (sid, rid), n in position_of.items()
     }
     names: dict[str, list[float]] = {}
+    initials: list[list] = []  # [initials, document, points as the bot's name ladder gives them]
+    exact: dict[str, dict[int, float]] = {}  # a name's key -> {document: points}
     index = compendium.search.index(pack_id)  # the pack is the compendium's own: never None
     for name in index.names if index else ():
         at = position_of.get((name.section, name.rule), position_of.get((name.section, None)))
         if at is not None and len(name.key) >= 2 and (name.key not in names or names[name.key][1] < name.weight):
             names[name.key] = [at, name.weight]
+        if at is not None and index and name.key:  # a whole name typed: the bot's name ladder, every section it names
+            points = fusion.NAME_POINTS["exact"] * name.weight + index.prior[name.section]
+            exact.setdefault(name.key, {})
+            if points > exact[name.key].get(at, 0.0):
+                exact[name.key][at] = round(points, 3)
+        if at is not None and index and name.hangul:
+            points = fusion.NAME_POINTS["initials"] * name.weight + index.prior[name.section]
+            initials.append([name.initials, at, round(points, 3)])
     surface: dict[str, list[str]] = {}
     for section in pack.sections:
         for line in [section.title, section.intro] + [ln for r in section.rules for ln in r.lines()]:
@@ -92,7 +103,12 @@ def build(compendium: Compendium, pack_id: str) -> dict:
         "lexicon": lexicon,
         "numbers": numbers,
         "names": names,
+        "initials": initials,
+        "exact": {k: sorted(v.items()) for k, v in exact.items()},
+        "inlineNumber": fusion.NAME_POINTS["inline number"],
+        "initialsPrefix": fusion.NAME_POINTS["initials prefix"],
         "particles": list(tokenizing.PARTICLES),
+        "endings": sorted(tokenizing.ENDINGS),
         "stopwords": sorted(tokenizing.STOPWORDS),
         "k1": BM25_K1,
         "b": BM25_B,
@@ -101,6 +117,39 @@ def build(compendium: Compendium, pack_id: str) -> dict:
         # the bot's ranking by the words alone (fusion.RANK_WEIGHTS without the meaning's)
         "rank": {f: fusion.RANK_WEIGHTS[f] for f in ("coverage", "bm25", "contained")},
         "contained": fusion.NAME_POINTS["contained"] / 100,
+        "maxChars": MAX_QUERY_CHARS,  # the bot reads no more of a question
+        "meaning": _meaning(compendium, pack_id, len(docs)),
+    }
+
+
+def _meaning(compendium: Compendium, pack_id: str, docs: int) -> dict | None:
+    """What the page needs to read a question's meaning as the bot does (meaning.py): the
+    meaning's fitted weights, where the rule to open is chosen, and the lexicon forms whose
+    official terms follow the question into the model ('커토 … (지휘 토큰)'); None when the rules
+    database lacks the pack's vectors (the page then ranks by the words alone)."""
+    if meaning.pack_vectors(compendium, pack_id) is None:
+        return None
+    index = compendium.search.index(pack_id)
+    terms = [term.term for term, _ in index.terms] if index else []
+    forms = [[key, kind, term, list(lemmas)] for lemmas, key, term, _, kind in (index.forms if index else ())]
+    return {
+        "vectors": docs,
+        "weights": {f: fusion.RANK_WEIGHTS[f] for f in ("z", "z2")},
+        "scale": fusion.RANK_SCALE,  # a unit of the fitted score in the name ladder's points
+        "ruleZ": fusion.RULE_Z_WEIGHT,
+        "shown": fusion.SHOWN,
+        "terms": terms,
+        "forms": forms,
+        "readKanji": compendium.packs[pack_id].language == "ko",  # a Korean pack hears kanji in Korean too
+        "language": compendium.packs[pack_id].language,
+        # the bot's answer decision, for a question none of whose words the pack knows (its
+        # words' features are then all 0, and the rest is the meaning's)
+        "answer": {
+            **{f: fusion.ANSWER_MODEL[f] for f in ("intercept", "z", "named", "foreign", "cosine")},
+            "centre": fusion.COSINE_CENTRE,
+            "step": fusion.COSINE_STEP,
+            "threshold": fusion.ANSWER_THRESHOLD,
+        },
     }
 
 

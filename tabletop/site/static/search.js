@@ -5,7 +5,8 @@
 // lemmas, the players' spellings and other-language names (인프, 歩兵) as the official terms,
 // kanji words in Korean (爆撃 -> 폭격), syllable bigrams for the rest; sections ranked as the bot
 // ranks them by the words alone (BM25, coverage, a name inside the question), at their best rule.
-// The bot also ranks by meaning, which a page cannot: a paraphrase is the bot's to answer.
+// Where the page can fetch the bot's model (served over http), meaning.js then ranks by meaning
+// too, as the bot does; the words' ranking is shown first, and alone where it cannot.
 (function () {
   "use strict";
   const I = window.SEARCH_INDEX;
@@ -16,10 +17,25 @@
   const isKanji = (c) => (c >= "\u4e00" && c <= "\u9fff") || c === "々";
   const isCJK = (c) => isHangul(c) || isKana(c) || isKanji(c);
   const isHiragana = (c) => c >= "\u3040" && c <= "\u309f";
-  const NUMBER = /^(?:§|제)?\s*(\d{1,4})(?:\s*[.\-·:]\s*(\d{1,3}))?\s*\.?$/;
+  const LISTED = 20;  // results a search lists
+  // As the bot's (search.py): a rule number; what can only be meant as one (79.1.1, 79조), which
+  // opens its rule or nothing; a rule number inside a question; initial consonants (ㅍㄱ).
+  const NUMBER = /^(?:§|제)?\s*(\d{1,4})(?:\s*[.\-·:]\s*(\d{1,3}))?\s*\.?\s*(?:조|항)?$/;
+  const NUMBER_LIKE = /^(?:§|제)?[\s\d.\-·:e+]*\d[\s\d.\-·:e+]*(?:조|항)?$/;
+  const INLINE_RULE = /(?<![\d.])(\d{1,4})\.(\d{1,3})(?!\.?\d)/g;
+  const CHOSEONG = "ㄱㄲㄴㄷㄸㄹㅁㅂㅃㅅㅆㅇㅈㅉㅊㅋㅌㅍㅎ";
 
+  // As the bot's text.normalize: controls made spaces, NFKC, a lone jamo kept as typed (ㅋㅋ),
+  // lower case, single spaces.
+  const CONTROLS = /[\t\n\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]/g;
+  const JAMO = new Map();
+  for (let cp = 0x3131; cp < 0x318f; cp++) {
+    const folded = String.fromCharCode(cp).normalize("NFKC");
+    if (folded.length === 1 && folded !== String.fromCharCode(cp) && !JAMO.has(folded)) JAMO.set(folded, String.fromCharCode(cp));
+  }
   function normalize(s) {
-    return s.normalize("NFKC").toLowerCase().replace(/\s+/g, " ").trim();
+    s = s.replace(CONTROLS, " ").normalize("NFKC").replace(/[\u1100-\u11ff]/g, (c) => JAMO.get(c) || c);
+    return s.replace(/\s+/g, " ").trim().toLowerCase();
   }
   function key(s) {
     return normalize(s).replace(/[^\p{L}\p{N}]+/gu, "");
@@ -175,14 +191,45 @@
     return found;
   }
 
-  function search(q) {
+  // What the question's names settle alone, as the bot's: a number opens its rule or nothing;
+  // initials the titles they spell, then those they begin; nothing in a question with no
+  // letter or digit. null when the names do not settle it.
+  function settled(q) {
     const norm = normalize(q);
-    const number = norm.match(NUMBER);
-    if (number) {
-      const doc = I.numbers[number[2] === undefined ? number[1] : `${+number[1]}.${+number[2]}`];
+    const k = key(q);
+    if (!k) return [];
+    if (NUMBER_LIKE.test(norm)) {
+      const m = norm.match(NUMBER);
+      const doc = m ? I.numbers[m[2] === undefined ? `${+m[1]}` : `${+m[1]}.${+m[2]}`] : undefined;
       return doc === undefined ? [] : [doc];
     }
-    const exact = I.names[key(q)];
+    if (![...k].every((c) => CHOSEONG.includes(c))) return null;
+    const best = new Map();  // section -> [points, document]
+    for (const [initials, doc, points] of I.initials) {
+      const p = initials === k ? points : initials.startsWith(k) ? I.initialsPrefix + (20 * k.length) / initials.length : 0;
+      const s = I.docs[doc][3];
+      if (p && p > (best.get(s) || [0])[0]) best.set(s, [p, doc]);
+    }
+    return [...best.values()].sort((a, b) => b[0] - a[0] || a[1] - b[1]).map(([, doc]) => doc).slice(0, LISTED);
+  }
+
+  // What the words say about a question: the sections it names (a name typed whole, a rule
+  // number inside it), every rule's BM25, each section's best rule, its BM25 relative to the
+  // best section's, the share of the question it holds, a name of it inside the question.
+  function wordEvidence(q) {
+    const points = new Map();  // section -> [points, document], as the bot's name ladder
+    const offer = (doc, p) => {
+      const s = I.docs[doc][3];
+      if (p > (points.get(s) || [-Infinity])[0]) points.set(s, [p, doc]);
+    };
+    for (const [doc, p] of I.exact[key(q)] || []) offer(doc, p);
+    for (const m of normalize(q).matchAll(INLINE_RULE)) {
+      const doc = I.numbers[`${+m[1]}.${+m[2]}`];
+      if (doc !== undefined) offer(doc, I.inlineNumber);
+    }
+    const ladder = [...points.values()].sort((a, b) => b[0] - a[0] || a[1] - b[1]);  // ties in the pack's order
+    const named = ladder.map(([, doc]) => doc);
+    const ceiling = ladder.length ? ladder[ladder.length - 1][0] : null;  // nothing fused may pass a name
     const scores = new Float64Array(N);
     const [tokens, groups] = queryTokens(q);
     for (const [token, weight] of tokens) {
@@ -192,9 +239,7 @@
         scores[doc] += weight * tokenIdf * norm;
       }
     }
-    // Sections as the bot ranks them by the words: its best rule plus a share of its other
-    // matching rules (BM25, relative to the best section's), the share of the question it
-    // holds, and a name of it inside the question, with the bot's fitted weights.
+    // a section's BM25: its best rule plus a share of its other matching rules
     const bestDoc = new Map(), bm25 = new Map();
     for (const d of scores.keys()) {
       if (scores[d] <= 0) continue;
@@ -207,26 +252,67 @@
       bm25.set(s, (bm25.get(s) || 0) + (d === bestDoc.get(s) ? scores[d] : I.siblings * scores[d]));
     }
     const top = Math.max(0, ...bm25.values()) || 1;
+    for (const [s, v] of bm25) bm25.set(s, v / top);
     const contained = new Map();
     for (const [doc, weight] of containedNames(q)) {
       const s = I.docs[doc][3];
       contained.set(s, Math.max(contained.get(s) || 0, weight));
       if (!bestDoc.has(s)) bestDoc.set(s, doc);
     }
-    const covered = coverage(groups);
-    const score = (s) =>
-      I.rank.coverage * (covered.get(s) || 0) + I.rank.bm25 * ((bm25.get(s) || 0) / top) + I.rank.contained * (contained.get(s) || 0);
-    const ranked = [...bestDoc.keys()].sort((a, b) => score(b) - score(a)).map((s) => bestDoc.get(s));
-    return (exact ? [exact[0], ...ranked.filter((d) => d !== exact[0])] : ranked).slice(0, 20);
+    const namedSections = new Set(named.map((d) => I.docs[d][3]));
+    // whether it asks anything: a word of two letters or more, or one the lexicon knows (배);
+    // not a lone letter (x), as the bot reads it
+    const asks = words(q).some((w) => !I.stopwords.includes(stripParticle(key(w))) && ([...key(w)].length > 1 || I.lexicon[key(w)]));
+    return { named, namedSections, ceiling, scores, bestDoc, bm25, contained, covered: coverage(groups), known: groups.length > 0, asks };
   }
-  window.searchRules = search;  // for the page's tests: the same ranking the form shows
 
-  function show(q) {
-    const list = document.getElementById("results");
+  // The words' part of a section's score, with the bot's fitted weights.
+  const wordScore = (w, s) =>
+    I.rank.coverage * (w.covered.get(s) || 0) + I.rank.bm25 * (w.bm25.get(s) || 0) + I.rank.contained * (w.contained.get(s) || 0);
+
+  // Sections as the bot ranks them by the words alone, each at its best rule, below those the
+  // question names.
+  function search(q) {
+    q = [...q].slice(0, I.maxChars).join("");  // the bot reads 200 characters, as code points
+    const names = settled(q);
+    if (names) return names;
+    const w = wordEvidence(q);
+    const ranked = [...w.bestDoc.keys()].filter((s) => !w.namedSections.has(s)).sort((a, b) => wordScore(w, b) - wordScore(w, a));
+    return [...w.named, ...ranked.map((s) => w.bestDoc.get(s))].slice(0, LISTED);
+  }
+  window.searchRules = search;  // for the page's tests: the ranking by the words alone
+
+  // With the model (meaning.js): the words' evidence and the question's meaning fused as the bot
+  // fuses them. Rejects where the model cannot be read (the words' ranking then stands).
+  I.sectionDocs = new Map();
+  I.docs.forEach((doc, d) => I.sectionDocs.set(doc[3], [...(I.sectionDocs.get(doc[3]) || []), d]));
+  const readMeaning = I.meaning && window.Meaning ? window.Meaning.reader("../", "vectors.f32", I.meaning.vectors) : null;
+  const tools = { normalize, key, stripParticle, reading, words, endings: new Set(I.endings) };
+  const modelText = (q) => window.Meaning.embeddingText(q, I, tools);
+  window.modelText = modelText;  // for the page's tests: what the model reads, as the bot gives it
+  async function searchByMeaning(q) {
+    q = [...q].slice(0, I.maxChars).join("");
+    if (!readMeaning) throw new Error("this page reads no meaning");
+    const names = settled(q);
+    if (names) return names;
+    const [vectors, qvec] = await readMeaning(modelText(q));
+    const view = window.Meaning.denseView(vectors, I.docs, qvec);
+    const w = wordEvidence(q);
+    if (!w.asks && !w.named.length) return [];  // no content word and no name (こんにちは, a lone letter)
+    const found = window.Meaning.fuse(I, w, view, wordScore);
+    // the bot's answer decision, where the page can know its features: none of the words known
+    if (!w.known && !w.named.length && found.length && !window.Meaning.answers(I, view, w, I.docs[found[0]][3], q)) return [];
+    return found.slice(0, LISTED);
+  }
+  window.searchRulesByMeaning = searchByMeaning;  // for the page's tests: the ranking the form shows once the model is read
+
+  const list = document.getElementById("results");
+  const status = document.getElementById("status");
+  function render(q, found) {
     list.replaceChildren();
-    const found = q ? search(q) : [];
     document.getElementById("count").textContent = q ? list.dataset.count.replace("{n}", found.length) : "";
     for (const d of found) {
+      if (I.docs[d] === undefined) continue;
       const [label, href, snippet] = I.docs[d];
       const li = document.createElement("li");
       const a = document.createElement("a");
@@ -236,6 +322,26 @@
       p.textContent = snippet;
       li.append(a, p);
       list.append(li);
+    }
+  }
+
+  // The words' results at once; then, once the model has read the question, the fused ones (a
+  // newer question wins over an older one still being read).
+  let asked = 0;
+  async function show(q) {
+    const mine = ++asked;
+    render(q, q ? search(q) : []);
+    status.textContent = "";
+    if (!q || !readMeaning || settled(q)) return;
+    status.textContent = status.dataset.reading;
+    try {
+      const found = await searchByMeaning(q);
+      if (mine === asked) {
+        render(q, found);
+        status.textContent = found.length ? "" : status.dataset.none;
+      }
+    } catch (error) {
+      if (mine === asked) status.textContent = status.dataset.wordsOnly;
     }
   }
 
