@@ -57,22 +57,7 @@ def build(compendium: Compendium, pack_id: str) -> dict:
     numbers = {
         str(compendium.known_section(pack_id, sid).number) if rid is None else rid: n for (sid, rid), n in position_of.items()
     }
-    names: dict[str, list[float]] = {}
-    initials: list[list] = []  # [initials, document, points as the bot's name ladder gives them]
-    exact: dict[str, dict[int, float]] = {}  # a name's key -> {document: points}
-    index = compendium.search.index(pack_id)  # the pack is the compendium's own: never None
-    for name in index.names if index else ():
-        at = position_of.get((name.section, name.rule), position_of.get((name.section, None)))
-        if at is not None and len(name.key) >= 2 and (name.key not in names or names[name.key][1] < name.weight):
-            names[name.key] = [at, name.weight]
-        if at is not None and index and name.key:  # a whole name typed: the bot's name ladder, every section it names
-            points = fusion.NAME_POINTS["exact"] * name.weight + index.prior[name.section]
-            exact.setdefault(name.key, {})
-            if points > exact[name.key].get(at, 0.0):
-                exact[name.key][at] = round(points, 3)
-        if at is not None and index and name.hangul:
-            points = fusion.NAME_POINTS["initials"] * name.weight + index.prior[name.section]
-            initials.append([name.initials, at, round(points, 3)])
+    names, exact, initials = _names(compendium, pack_id, position_of)
     surface: dict[str, list[str]] = {}
     for section in pack.sections:
         for line in [section.title, section.intro] + [ln for r in section.rules for ln in r.lines()]:
@@ -120,6 +105,29 @@ def build(compendium: Compendium, pack_id: str) -> dict:
         "maxChars": MAX_QUERY_CHARS,  # the bot reads no more of a question
         "meaning": _meaning(compendium, pack_id, len(docs)),
     }
+
+
+def _names(compendium: Compendium, pack_id: str, position_of: dict) -> tuple[dict, dict, list]:
+    """Every name of a section as the bot's name ladder reads it: contained in a question (key ->
+    [document, weight]), typed whole (key -> {document: points}, every section it names) and
+    spelt by its initials ([initials, document, points])."""
+    names: dict[str, list[float]] = {}
+    initials: list[list] = []  # [initials, document, points as the bot's name ladder gives them]
+    exact: dict[str, dict[int, float]] = {}  # a name's key -> {document: points}
+    index = compendium.search.index(pack_id)  # the pack is the compendium's own: never None
+    for name in index.names if index else ():
+        at = position_of.get((name.section, name.rule), position_of.get((name.section, None)))
+        if at is not None and len(name.key) >= 2 and (name.key not in names or names[name.key][1] < name.weight):
+            names[name.key] = [at, name.weight]
+        if at is not None and index and name.key:  # a whole name typed: the bot's name ladder, every section it names
+            points = fusion.NAME_POINTS["exact"] * name.weight + index.prior[name.section]
+            exact.setdefault(name.key, {})
+            if points > exact[name.key].get(at, 0.0):
+                exact[name.key][at] = round(points, 3)
+        if at is not None and index and name.hangul:
+            points = fusion.NAME_POINTS["initials"] * name.weight + index.prior[name.section]
+            initials.append([name.initials, at, round(points, 3)])
+    return names, exact, initials
 
 
 def _meaning(compendium: Compendium, pack_id: str, docs: int) -> dict | None:

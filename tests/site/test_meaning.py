@@ -203,3 +203,12 @@ def test_a_worker_or_vectors_that_fail_leave_the_words_results_and_the_next_ques
     page.wait_for_function("() => document.getElementById('status').textContent.includes('낱말로만')", timeout=60_000)
     assert page.locator("#results li").count() > 0  # the words' results stay
     page.close()
+
+
+def test_a_page_opened_from_a_file_searches_by_the_words_and_says_so(browser, site):
+    page = browser.new_page()
+    page.goto((site / "ti4" / "search.html").as_uri() + "?q=" + "폭격 주사위는 언제 굴려?")
+    page.wait_for_selector("#results li a")
+    assert page.locator("#results li a").first.inner_text().startswith("79 폭격")
+    assert "낱말로만" in page.inner_text("#status")
+    page.close()

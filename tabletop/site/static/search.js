@@ -332,7 +332,11 @@
     const mine = ++asked;
     render(q, q ? search(q) : []);
     status.textContent = "";
-    if (!q || !readMeaning || settled(q)) return;
+    if (!q || settled(q)) return;
+    if (!readMeaning) {  // opened from a file (or a browser without WebAssembly): the words alone
+      if (I.meaning) status.textContent = status.dataset.wordsOnly;
+      return;
+    }
     status.textContent = status.dataset.reading;
     try {
       const found = await searchByMeaning(q);
