@@ -327,19 +327,25 @@
 
   // The words' results at once; then, once the model has read the question, the fused ones (a
   // newer question wins over an older one still being read).
-  let asked = 0;
+  let asked = 0, modelRead = false;
   async function show(q) {
     const mine = ++asked;
     render(q, q ? search(q) : []);
     status.textContent = "";
-    if (!q || settled(q)) return;
-    if (!readMeaning) {  // opened from a file (or a browser without WebAssembly): the words alone
-      if (I.meaning) status.textContent = status.dataset.wordsOnly;
+    if (!q) return;
+    const names = settled(q);
+    if (names) {  // a number, initials: they open what they name or nothing, and say so
+      if (!names.length) status.textContent = status.dataset.none;
       return;
     }
-    status.textContent = status.dataset.reading;
+    if (!readMeaning) {  // opened from a file (or a browser without WebAssembly): the words alone
+      if (I.meaning) status.textContent = status.dataset.file;
+      return;
+    }
+    if (!modelRead) status.textContent = status.dataset.reading;  // the page's first question loads the model
     try {
       const found = await searchByMeaning(q);
+      modelRead = true;
       if (mine === asked) {
         render(q, found);
         status.textContent = found.length ? "" : status.dataset.none;
