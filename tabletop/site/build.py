@@ -93,7 +93,7 @@ def build(compendium: Compendium, out: Path, locale: str = "ko") -> dict:
         write(folder / "search.html", "search.html", pack=pack, root="../", model_mb=meaning.image_megabytes())
         index = search_index.build(compendium, pack.id)
         vectors = meaning.pack_vectors(compendium, pack.id) if reads_meaning else None
-        if vectors is None:
+        if vectors is None:  # no model, or a database without the pack's vectors: the words alone
             index["meaning"] = None
             (folder / meaning.VECTORS).unlink(missing_ok=True)
         else:

@@ -27,7 +27,6 @@ from tabletop.rules import crossling, fusion, links, tokenizing
 from tabletop.rules.compendium import Compendium
 from tabletop.rules.lexical import BIGRAM_WEIGHT, BM25_B, BM25_K1, EXPANSION_WEIGHT, SIBLING_SHARE, query_tokens
 from tabletop.rules.search import MAX_QUERY_CHARS
-from tabletop.site import meaning
 
 SNIPPET = 110  # characters of a rule shown under a result
 
@@ -103,7 +102,7 @@ def build(compendium: Compendium, pack_id: str) -> dict:
         "rank": {f: fusion.RANK_WEIGHTS[f] for f in ("coverage", "bm25", "contained")},
         "contained": fusion.NAME_POINTS["contained"] / 100,
         "maxChars": MAX_QUERY_CHARS,  # the bot reads no more of a question
-        "meaning": _meaning(compendium, pack_id, len(docs)),
+        "meaning": _meaning(compendium, pack_id, len(docs)),  # None from build.py where it has no vectors
     }
 
 
@@ -117,26 +116,25 @@ def _names(compendium: Compendium, pack_id: str, position_of: dict) -> tuple[dic
     index = compendium.search.index(pack_id)  # the pack is the compendium's own: never None
     for name in index.names if index else ():
         at = position_of.get((name.section, name.rule), position_of.get((name.section, None)))
-        if at is not None and len(name.key) >= 2 and (name.key not in names or names[name.key][1] < name.weight):
+        if at is None or index is None:
+            continue
+        if len(name.key) >= 2 and (name.key not in names or names[name.key][1] < name.weight):
             names[name.key] = [at, name.weight]
-        if at is not None and index and name.key:  # a whole name typed: the bot's name ladder, every section it names
+        if name.key:  # a whole name typed: the bot's name ladder, every section it names
             points = fusion.NAME_POINTS["exact"] * name.weight + index.prior[name.section]
             exact.setdefault(name.key, {})
             if points > exact[name.key].get(at, 0.0):
                 exact[name.key][at] = round(points, 3)
-        if at is not None and index and name.hangul:
+        if name.hangul:
             points = fusion.NAME_POINTS["initials"] * name.weight + index.prior[name.section]
             initials.append([name.initials, at, round(points, 3)])
     return names, exact, initials
 
 
-def _meaning(compendium: Compendium, pack_id: str, docs: int) -> dict | None:
+def _meaning(compendium: Compendium, pack_id: str, docs: int) -> dict:
     """What the page needs to read a question's meaning as the bot does (meaning.py): the
     meaning's fitted weights, where the rule to open is chosen, and the lexicon forms whose
-    official terms follow the question into the model ('커토 … (지휘 토큰)'); None when the rules
-    database lacks the pack's vectors (the page then ranks by the words alone)."""
-    if meaning.pack_vectors(compendium, pack_id) is None:
-        return None
+    official terms follow the question into the model ('커토 … (지휘 토큰)')."""
     index = compendium.search.index(pack_id)
     terms = [term.term for term, _ in index.terms] if index else []
     forms = [[key, kind, term, list(lemmas)] for lemmas, key, term, _, kind in (index.forms if index else ())]
@@ -148,8 +146,7 @@ def _meaning(compendium: Compendium, pack_id: str, docs: int) -> dict | None:
         "shown": fusion.SHOWN,
         "terms": terms,
         "forms": forms,
-        "readKanji": compendium.packs[pack_id].language == "ko",  # a Korean pack hears kanji in Korean too
-        "language": compendium.packs[pack_id].language,
+        "language": compendium.packs[pack_id].language,  # a Korean pack hears kanji in Korean too
         # the bot's answer decision, for a question none of whose words the pack knows (its
         # words' features are then all 0, and the rest is the meaning's)
         "answer": {

@@ -50,7 +50,7 @@
       const name = M.terms[term];
       if (hit && !terms.includes(name) && !qkey.includes(tools.key(name)) && !name.endsWith("다")) terms.push(name);
     }
-    if (M.readKanji) {  // each kanji word's reading, unless a term already says it
+    if (M.language === "ko") {  // each kanji word's reading, unless a term already says it
       const readings = (norm.match(/[\u4e00-\u9fff\u3400-\u4dbf\uf900-\ufaff々]{2,}/g) || []).map(tools.reading);
       terms.push(...readings.filter((r) => r && !terms.includes(r)));
     }

@@ -295,10 +295,10 @@
     if (!readMeaning) throw new Error("this page reads no meaning");
     const names = settled(q);
     if (names) return names;
-    const [vectors, qvec] = await readMeaning(modelText(q));
-    const view = window.Meaning.denseView(vectors, I.docs, qvec);
     const w = wordEvidence(q);
     if (!w.asks && !w.named.length) return [];  // no content word and no name (こんにちは, a lone letter)
+    const [vectors, qvec] = await readMeaning(modelText(q));
+    const view = window.Meaning.denseView(vectors, I.docs, qvec);
     const found = window.Meaning.fuse(I, w, view, wordScore);
     // the bot's answer decision, where the page can know its features: none of the words known
     if (!w.known && !w.named.length && found.length && !window.Meaning.answers(I, view, w, I.docs[found[0]][3], q)) return [];
@@ -312,7 +312,6 @@
     list.replaceChildren();
     document.getElementById("count").textContent = q ? list.dataset.count.replace("{n}", found.length) : "";
     for (const d of found) {
-      if (I.docs[d] === undefined) continue;
       const [label, href, snippet] = I.docs[d];
       const li = document.createElement("li");
       const a = document.createElement("a");
