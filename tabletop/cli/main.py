@@ -174,6 +174,8 @@ def cmd_eval(args) -> int:
         ranking = calibration.ranking_leave_one_pack_out(calibration.ranking_rows(comp, files))
         result["ranking"] = ranking
         fitted += calibration.ranking_report(ranking)
+        result["rankers"] = calibration.rankers(comp, files)
+        fitted += calibration.rankers_report(result["rankers"])
         words_only = tuple(f for f in fusion.ANSWER_FEATURES if f not in ("z", "cosine"))  # what needs no model
         for title, dense, features in (("with meaning", True, fusion.ANSWER_FEATURES), ("words only", False, words_only)):
             decision = calibration.leave_one_pack_out(calibration.rows(comp, files, dense), features)

@@ -4,7 +4,9 @@ that it carries over to a pack it never saw:
 - the ranking (fusion.RANK_WEIGHTS): a conditional logit, the expected section against every
   other section of its pack, over fusion.RANK_FEATURES;
 - the answer decision (fusion.ANSWER_MODEL): a logistic regression over the features of each
-  question's best section.
+  question's best section;
+
+and, beside them, how far choosing between the two rankers could go (`rankers`).
 
 For the answer decision, a question's label is 1 when its expected section is among the first three results (an answer
 is worth showing) and 0 when it is not, or when the document has no answer (`none`): showing
@@ -14,6 +16,7 @@ out: the decision never overrules a player who named the section.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -125,6 +128,53 @@ def ranking_report(fitted: dict) -> list[str]:
         lines.append(
             f"  left out {pack}: MRR {f['mrr']:.3f} top-1 {f['top1']:.3f} top-3 {f['top3']:.3f} "
             f"(words only MRR {w['mrr']:.3f}, meaning only {m['mrr']:.3f}); fitted on the others: {_coefficients(r['weights'])}"
+        )
+    return lines
+
+
+RANKERS = ("fused", "words", "meaning", "either")
+
+
+def rankers(compendium, files: dict[str, list[dict]]) -> dict[str, dict[str, dict[str, float]]]:
+    """Pack -> ranker -> top-1 and top-3 of its answerable questions, before the answer decision:
+    the fused ranking, the words alone, the meaning alone, and `either`, the better of the two
+    single rankers question by question. `either` is what choosing between the two rankings
+    could reach: where it stands under a target, the rankers must learn more, not be reweighed."""
+    out: dict[str, dict[str, dict[str, float]]] = {}
+    with _every_result(compendium) as engine:
+        for game, question, expect in _asked(compendium, files):
+            if not expect:
+                continue
+            ranks = {
+                "fused": _rank(engine.search(question, game), expect),
+                "words": _rank(engine.search(question, game, dense=False), expect),
+            }
+            engine.ranks_words = False
+            try:
+                ranks["meaning"] = _rank(engine.search(question, game), expect)
+            finally:
+                engine.ranks_words = True
+            ranks["either"] = min(ranks["words"], ranks["meaning"])
+            tally = out.setdefault(game, {name: {"n": 0.0, "top1": 0.0, "top3": 0.0} for name in RANKERS})
+            for name, rank in ranks.items():
+                tally[name]["n"] += 1
+                tally[name]["top1"] += rank == 1
+                tally[name]["top3"] += rank <= 3
+    return {
+        game: {name: {k: t[k] / t["n"] for k in ("top1", "top3")} | {"n": t["n"]} for name, t in tally.items()}
+        for game, tally in out.items()
+    }
+
+
+def _rank(results, expect: set[str]) -> float:
+    return next((i + 1 for i, r in enumerate(results) if r.section in expect), math.inf)
+
+
+def rankers_report(figures: dict[str, dict[str, dict[str, float]]]) -> list[str]:
+    lines = ["rankers, top-1 / top-3 before the answer decision (either: the better single ranker, question by question):"]
+    for pack, by in figures.items():
+        lines.append(
+            f"  {pack} ({by['fused']['n']:.0f}): " + ", ".join(f"{r} {by[r]['top1']:.3f} / {by[r]['top3']:.3f}" for r in RANKERS)
         )
     return lines
 

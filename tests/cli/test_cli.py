@@ -184,3 +184,15 @@ def test_a_python_without_the_packages_is_told_how_to_set_up_not_shown_a_traceba
     )
     assert bare.returncode == 1 and "Traceback" not in bare.stderr
     assert "패키지가 없어요" in bare.stderr and ".venv/bin/python bot.py" in bare.stderr
+
+
+def test_eval_fit_reports_what_each_ranker_finds_alone(cli_env):
+    files = ["tests/eval/liftoff_players.yaml", "tests/eval/new_frontiers_players.yaml"]
+    out = run_bot(["eval", files[0], "--fit", *files, "--json"], cli_env)
+    assert out.returncode == 0, out.stderr
+    figures = json.loads(out.stdout)["rankers"]
+    assert set(figures) == {"liftoff", "new-frontiers"}
+    for by in figures.values():
+        assert by["fused"]["n"] == 23  # every answerable question, the names' included
+        assert by["either"]["top1"] >= max(by["words"]["top1"], by["meaning"]["top1"])
+        assert by["either"]["top3"] >= max(by["words"]["top3"], by["meaning"]["top3"])
