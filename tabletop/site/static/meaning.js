@@ -205,10 +205,14 @@
       if (!worker) start();
       const id = next++;
       const qvec = new Promise((resolve, reject) => waiting.set(id, [resolve, reject]));
-      worker.postMessage({ id, text, root: new URL(root, location.href).href });
+      worker.postMessage({ id, text, root: new URL(root, location.href).href, stallSeconds: window.Meaning.stallSeconds });
       return [passages, await qvec];
     };
   }
 
-  window.Meaning = { embeddingText, denseView, fuse, answers, reader };
+  // Seconds without a byte before the model's download counts as stalled: long enough for any
+  // connection that still moves, short enough that a reader does not wait on a dead one.
+  const stallSeconds = 30;
+
+  window.Meaning = { embeddingText, denseView, fuse, answers, reader, stallSeconds };
 })();
