@@ -277,11 +277,7 @@ def _token() -> str | None:
 def cmd_run(args) -> int:
     token = _token()
     if not token:
-        print(
-            "DISCORD_TOKEN is not set: put the bot token in the environment or a .env file "
-            "(see README), or try the rules offline with `python bot.py console`.",
-            file=sys.stderr,
-        )
+        print(answers.t("run.no_token"), file=sys.stderr)
         return EXIT_USAGE
     from cogs.client import run_bot
     from tabletop.core.logs import add_secret
@@ -491,6 +487,8 @@ def _mark_parsers(p: argparse.ArgumentParser) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     features.load()
+    if hasattr(sys.stdin, "reconfigure"):  # a piped line that is not UTF-8 is refused in a sentence, not fatal
+        sys.stdin.reconfigure(errors="surrogateescape")
     top = parser()
     _mark_parsers(top)
     args, extra = top.parse_known_args(argv)
@@ -502,6 +500,9 @@ def main(argv: list[str] | None = None) -> int:
         _load_dotenv()
     try:
         with speaking(getattr(args, "locale", None)):  # every message of this run, in --locale
+            if any(text.undecodable(arg) for arg in (sys.argv[1:] if argv is None else argv)):
+                print(answers.t("input.not_utf8"), file=sys.stderr)
+                return EXIT_USAGE
             config.load()  # a variable the bot cannot use is said now, not by every command
             logs.setup(verbose=args.verbose, quiet="ERROR" if func is cmd_console else "INFO")
             return func(args)

@@ -17,9 +17,10 @@ from typing import TextIO
 from tabletop import features
 from tabletop.console import files, lines
 from tabletop.console.printed import Choice, choices, printed
-from tabletop.core import commands
+from tabletop.core import commands, text
 from tabletop.core.components import press_asking
 from tabletop.core.errors import unexpected
+from tabletop.core.i18n import t
 from tabletop.core.payloads import card_payload
 from tabletop.core.render import Button, Paged, Reply, harmless, page_step
 from tabletop.rules.answers import UserError, chat_answer, check_game, check_query, error_reply
@@ -37,6 +38,8 @@ def run_line(ctx: commands.Context, line: str) -> list[Reply]:
 def run_command(ctx: commands.Context, line: str) -> Reply | Paged | list[Reply]:
     """One console line to what the command returns, pages kept whole. Never raises."""
     try:
+        if text.undecodable(line):
+            raise UserError(t("input.not_utf8"))
         actor, name, options = lines.parse_line(line, lambda value: _is_game(ctx, value))
         with lines.acting(ctx, actor):
             if name == lines.CHAT:  # a question without a slash: chat mode, as '?질문' on Discord

@@ -17,6 +17,7 @@ _OPTION_RE = re.compile(r"(?:^|\s)([A-Za-z][A-Za-z_]{0,31}):(?!//)")  # name:val
 MAX_ACTOR = 64  # characters of a name after 'as': a Discord display name is at most 32
 _AS_RE = re.compile(rf"^as\s+([^:]{{1,{MAX_ACTOR}}}):\s*(.*)$", re.IGNORECASE | re.DOTALL)
 _LONG_AS_RE = re.compile(rf"^as\s+[^:/?]{{{MAX_ACTOR + 1},}}:", re.IGNORECASE)
+_EMPTY_AS_RE = re.compile(r"^as\s*:", re.IGNORECASE)
 
 
 # Quotes players put around a value with spaces, as a shell would want: 'attacker:"2 dread, 1 carrier"'
@@ -84,7 +85,7 @@ def parse_line(line: str, is_game: Callable[[str], bool] | None = None) -> tuple
     (a number, yes/no, a choice) takes one word; a game takes as many words as name a game
     (`is_game`); any other takes the text up to the next option. Option names are read in any
     case, and a value quoted whole ('attacker:"2 dread, 1 carrier"') without its quotes; a
-    repeated option, or a name after 'as' too long to be a player's, is refused
+    repeated option, or a name after 'as' too long to be a player's or empty, is refused
     (UserError), never silently dropped. A line without a leading slash (or after a '?') is a
     question for chat mode (CHAT), as '?질문' is on Discord. Commands may be named in any UI
     language (/규칙 79.1).
@@ -93,6 +94,8 @@ def parse_line(line: str, is_game: Callable[[str], bool] | None = None) -> tuple
     actor = None
     if _LONG_AS_RE.match(line):
         raise UserError(t("console.actor_too_long", limit=MAX_ACTOR))
+    if _EMPTY_AS_RE.match(line):
+        raise UserError(t("console.actor_empty"))
     m = _AS_RE.match(line)
     if m:
         actor, line = m.group(1).strip(), m.group(2).strip()

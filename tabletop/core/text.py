@@ -90,6 +90,16 @@ def is_initials_query(text: str) -> bool:
     return bool(k) and all(ch in _CHOSEONG for ch in k)
 
 
+_SURROGATE_RE = re.compile("[\ud800-\udfff]")
+
+
+def undecodable(text: str) -> bool:
+    """Whether text read from a terminal, a pipe or the command line held bytes that are not
+    UTF-8 (Python keeps each as a lone surrogate): a file saved in CP949 or Shift JIS, a
+    terminal set to another encoding. Such text is refused whole, never guessed at."""
+    return bool(_SURROGATE_RE.search(text))
+
+
 def printable(value: object) -> str:
     """A value shown inside a sentence (a path, a name typed): control characters as escapes
     (\\n, \\x00), so the message stays the one line it is."""

@@ -58,6 +58,8 @@ def check_query(query: str | None) -> str:
         raise UserError(t("empty_query"))
     if len(query) > MAX_QUERY_CHARS:
         raise UserError(t("query_too_long", length=len(query), limit=MAX_QUERY_CHARS))
+    if rules_text.undecodable(query):
+        raise UserError(t("input.not_utf8"))
     return query
 
 

@@ -9,6 +9,8 @@ from pathlib import Path
 
 from run_bot import CLONE_SKIPS, card_buttons, card_parts, run_bot
 
+from tabletop.core.i18n import t
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -52,7 +54,7 @@ def test_run_without_token_explains_and_exits_2(cli_env, tmp_path):
     out = run_bot(["run"], cli_env, cwd=tmp_path)
     assert out.returncode == 2
     assert "DISCORD_TOKEN" in out.stderr and "python bot.py console" in out.stderr
-    assert "Traceback" not in out.stderr and len(out.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in out.stderr and out.stderr.strip() == t("run.no_token", "ko")  # in the CLI's language
     assert run_bot([], cli_env, cwd=tmp_path).returncode == 2  # plain `python bot.py` is `run`
 
 

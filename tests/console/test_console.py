@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import re
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -200,6 +201,34 @@ def test_free_text_is_chat_mode_through_the_piped_console(cli_env):
     assert out.returncode == 0, out.stderr
     assert "리프트오프에서 찾았어요" in out.stdout and "갤럭시 트러커에서 찾았어요" in out.stdout
     assert "━━ 14 유성군" in out.stdout
+
+
+def test_input_that_is_not_utf8_is_refused_in_a_sentence_and_the_session_goes_on(cli_env):
+    """A file saved in CP949 (or a terminal set to it): each such line gets one sentence, no
+    traceback, and the UTF-8 lines around it are answered."""
+    script = "폭격 주사위\n".encode("cp949") + b"/rule 79.1\n"
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "bot.py"), "console"], input=script, capture_output=True, env=cli_env, timeout=120
+    )
+    stdout = out.stdout.decode()
+    assert out.returncode == 0 and "Traceback" not in out.stderr.decode()
+    assert t("input.not_utf8", "ko") in stdout and "┃ ▶ 79.1" in stdout
+
+
+def test_a_command_line_that_is_not_utf8_is_refused_in_a_sentence(cli_env):
+    not_utf8 = "폭격".encode("cp949").decode("utf-8", "surrogateescape")  # as Python reads such an argument
+    for args in (
+        ["search", not_utf8],
+        ["rule", not_utf8],
+        ["combat", "space", "--attacker", not_utf8, "--defender", "1 carrier"],
+    ):
+        out = run_bot(args, cli_env)
+        assert out.returncode == 2 and out.stderr.strip() == t("input.not_utf8", "ko") and out.stdout == "", args
+
+
+def test_an_empty_name_after_as_is_refused_not_asked_as_a_question(ctx):
+    assert text_of(run_line(ctx, "as : /roll dice:1d10")) == t("console.actor_empty", "ko")
+    assert text_of(run_line(ctx, "AS: /rule 79")) == t("console.actor_empty", "ko")
 
 
 def test_piped_console_stays_plain_and_harmless(cli_env):
