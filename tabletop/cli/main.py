@@ -220,7 +220,7 @@ def cmd_site(args) -> int:
         try:
             server = build.serve(out, args.port, args.host)
         except OSError as exc:  # the port is taken, the address is not this machine's
-            print(answers.t("site.cannot_serve", host=args.host, port=args.port, reason=exc.strerror or exc))
+            print(answers.t("site.cannot_serve", host=args.host, port=args.port, reason=exc.strerror or exc), file=sys.stderr)
             return 1
         print(answers.t("site.serving", url=f"http://{args.host}:{server.server_address[1]}/"), flush=True)
         try:
@@ -356,11 +356,15 @@ def _state_problems() -> list[str]:
 def cmd_sync(args) -> int:
     token = _token()
     if not token:
-        print("DISCORD_TOKEN is not set: syncing commands needs the bot token (see README).", file=sys.stderr)
+        print(answers.t("sync.no_token"), file=sys.stderr)
         return EXIT_USAGE
-    from cogs.client import sync_commands
+    from cogs.client import failure_reason, sync_commands
 
-    print(sync_commands(token, args.guild))
+    try:
+        print(sync_commands(token, args.guild))
+    except Exception as exc:  # Discord unreachable, the token refused, no access to the server
+        print(f"sync: {failure_reason(exc)}", file=sys.stderr)
+        return EXIT_FAULT
     return 0
 
 
@@ -380,6 +384,17 @@ def cmd_odds(args) -> int:
     from tabletop.cli import combat as combat_cli
 
     return combat_cli.odds_main(args)
+
+
+def _port(value: str) -> int:
+    """A TCP port, checked before the site is written (a bind would fail only after it)."""
+    try:
+        n = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{value}' is not a whole number") from None
+    if not 0 <= n <= 65535:
+        raise argparse.ArgumentTypeError(f"{n} is not a port (0 to 65535)")
+    return n
 
 
 MAX_LIMIT = 25  # as many as Discord's menu of results holds
@@ -455,7 +470,7 @@ def parser() -> argparse.ArgumentParser:
     sp = sub.add_parser("site", help="write the rules website (a static site of every pack) into OUT")
     sp.add_argument("out", metavar="OUT")
     sp.add_argument("--serve", action="store_true", help="then preview it on http://127.0.0.1:PORT/")
-    sp.add_argument("--port", type=int, default=8000, help="the preview's port (default 8000; 0 picks a free one)")
+    sp.add_argument("--port", type=_port, default=8000, help="the preview's port (default 8000; 0 picks a free one)")
     sp.add_argument("--host", default="127.0.0.1", help="the address to listen on (0.0.0.0 inside a container)")
     sp.add_argument("--locale", default="ko", choices=("ko", "en", "ja"), help="the language of the site's own words")
     sp.set_defaults(func=cmd_site)

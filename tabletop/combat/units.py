@@ -188,6 +188,13 @@ class Side:
 _TIER_RE = re.compile(r"^(?P<base>.*?\S)(?:-\s*2|2|\s*ii|\s*Ⅱ)$", re.IGNORECASE)
 
 
+def _stray_symbol(name: str) -> bool:
+    """A symbol no unit's name has (an emoji, ×, −, ₩; the names' own = aside): a comparison key
+    drops it, so "in😀fantry" or "infantry ×-" would find infantry and the symbol be lost
+    without a word. A name with one finds nothing, and its message shows it as typed."""
+    return any(unicodedata.category(ch).startswith("S") and ch != "=" for ch in unicodedata.normalize("NFKC", name))
+
+
 def _singulars(key: str) -> list[str]:
     """An English plural's possible singulars: infantries -> infantry, dreads -> dread."""
     if not key.isascii() or not key.endswith("s") or len(key) < 4:
@@ -235,6 +242,8 @@ class UnitBook:
     def find(self, name: str) -> tuple[str, str] | None:
         """A unit or effect by any of its names; "dread2" and "보병 II" find the upgrade;
         English plurals find the singular (dreads, infantries, space docks, pdss)."""
+        if _stray_symbol(name):
+            return None
         k = text.key(name)
         found = self._names.get(k) or next(
             (self._names[s] for s in _singulars(k) if s in self._names and self._names[s][0] == "units"), None
@@ -246,7 +255,7 @@ class UnitBook:
     def named(self, name: str) -> bool:
         """Whether the words are one of the names as written in the file (no plural, no
         upgrade read into a trailing 2): "viper ex-23" is, "infantry×2" is not."""
-        return text.key(name) in self._names
+        return not _stray_symbol(name) and text.key(name) in self._names
 
     def _upgrade_named(self, name: str) -> tuple[str, str] | None:
         m = _TIER_RE.match(text.normalize(name))
@@ -407,7 +416,9 @@ def parse_side(spec: str, book: UnitBook, field_name: str = "units") -> Side:
     counts: dict[str, int] = {}
     named: set[str] = set()
     for raw in _ITEM_SPLIT_RE.split(text.without_controls(spec)):
-        item = unicodedata.normalize("NFKC", raw).strip()  # full-width digits and letters as typed on a phone
+        # full-width digits and letters as typed on a phone; a minus sign as a hyphen-minus, so
+        # that a negative count is refused as one
+        item = unicodedata.normalize("NFKC", raw).replace("\u2212", "-").strip()
         if not item:
             continue
         m = _whole_name(item, book) or _ITEM_RE.match(_count_joined(item, book))

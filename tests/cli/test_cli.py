@@ -198,3 +198,25 @@ def test_eval_fit_reports_what_each_ranker_finds_alone(cli_env):
         assert by["fused"]["n"] == 23  # every answerable question, the names' included
         assert by["either"]["top1"] >= max(by["words"]["top1"], by["meaning"]["top1"])
         assert by["either"]["top3"] >= max(by["words"]["top3"], by["meaning"]["top3"])
+
+
+def test_sync_that_cannot_reach_discord_says_why_in_one_line(cli_env, monkeypatch, capsys):
+    import cogs.client
+    from tabletop.cli import main
+
+    def unreachable(token, guild):
+        raise OSError("Cannot connect to host discord.com:443")
+
+    monkeypatch.setattr(cogs.client, "sync_commands", unreachable)
+    monkeypatch.setenv("DISCORD_TOKEN", "abc.def.ghi")
+    monkeypatch.setenv("STATE_DB", cli_env["STATE_DB"])
+    assert main.main(["sync", "--guild", "123"]) == main.EXIT_FAULT
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("sync: cannot reach Discord") and "\n" not in err and "abc.def.ghi" not in err
+
+
+def test_a_port_out_of_range_is_refused_before_the_site_is_written(cli_env, tmp_path):
+    for port in ("70000", "-1", "http"):
+        out = run_bot(["site", str(tmp_path / "site"), "--port", port, "--serve"], cli_env)
+        assert out.returncode == 2 and "--port" in out.stderr and "Traceback" not in out.stderr, port
+        assert not (tmp_path / "site").exists()

@@ -175,6 +175,11 @@ def test_super_dreadnought_tiers_have_their_own_values(book):
         ("3 mek", ["'mek'", "Mech (메크)"]),
         ("0 infantry", ["1 이상"]),
         ("-2 infantry", ["1 이상"]),
+        ("infantry ×-5", ["1 이상"]),  # the count after ×, never read as 5
+        ("歩兵×-3", ["1 이상"]),
+        ("보병 −2기", ["1 이상"]),  # a minus sign (U+2212) is a minus
+        ("in😀fantry", ["'in😀fantry'", "Infantry (보병)"]),  # a symbol is not dropped to find a name
+        ("infantry 😀", ["'infantry 😀'"]),
         ("101 infantry", ["최대 100"]),
         ("60 infantry, 41 mech", ["최대 100"]),
         ("", ["유닛을 적어"]),
