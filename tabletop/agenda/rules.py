@@ -173,6 +173,8 @@ def resolution(agenda: Agenda, user: Player, choice: str | None) -> dict:
         winner, decided_by = chosen, "speaker"
     else:
         winner = leaders[0]
+        if choice:  # a choice where there is no tie would be ignored: said, and nothing closed
+            raise UserError(t("agenda.choice_without_tie", winner=winner))
     return {
         "winner": winner,
         "decided_by": decided_by,

@@ -79,7 +79,10 @@ def rules_warning(compendium: Compendium) -> str:
 def check_game(compendium: Compendium, game: str | None) -> str:
     if not compendium.packs:  # the rules could not be loaded at all (the admin is told why)
         raise UserError(t("rules.unavailable"))
-    wanted = (game or DEFAULT_GAME).strip()
+    wanted = DEFAULT_GAME if game is None else game.strip()  # given empty is a mistake, not the default
+    games = ", ".join(f"{p.id} ({p.name()})" for p in compendium.packs.values())
+    if not wanted:
+        raise UserError(t("empty_game", games=games))
     key = rules_text.key(wanted)
     names = {
         pack.id: {rules_text.key(pack.id), *(rules_text.key(n) for n in pack.names.values())}
@@ -92,7 +95,6 @@ def check_game(compendium: Compendium, game: str | None) -> str:
     if len(starts) > 1:  # '갤럭시': the games it could mean
         could = ", ".join(f"{pid} ({compendium.packs[pid].name()})" for pid in starts)
         raise UserError(t("ambiguous_game", game=wanted[:50], games=could))
-    games = ", ".join(f"{p.id} ({p.name()})" for p in compendium.packs.values())
     raise UserError(t("unknown_game", game=wanted[:50], games=games))
 
 

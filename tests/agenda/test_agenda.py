@@ -75,6 +75,17 @@ def test_a_tie_is_the_speakers_choice_and_only_theirs(agendas):
     assert a.result["winner"] == AGAINST and a.result["decided_by"] == "speaker"
 
 
+def test_a_choice_where_there_is_no_tie_is_refused_and_the_agenda_stays_open(agendas):
+    a = start(agendas)
+    agendas.vote(a.id, ALICE, "가결", 3)
+    agendas.vote(a.id, BOB, "부결", 1)
+    with pytest.raises(UserError) as exc:
+        agendas.close(a.id, DAVE, False, choice="부결")  # the speaker, but the votes decided
+    assert "동점이 아니에요" in exc.value.message and "가결이" in exc.value.message
+    assert agendas.get(a.id).result is None  # nothing closed
+    assert agendas.close(a.id, DAVE, False).result["winner"] == FOR
+
+
 def test_nobody_voted_the_speaker_chooses_among_all(agendas):
     a = start(agendas, outcome_type="elect-other", outcomes=["A", "B", "C"], card_kind=None)
     agendas.abstain(a.id, ALICE)

@@ -229,6 +229,8 @@ def test_a_command_line_that_is_not_utf8_is_refused_in_a_sentence(cli_env):
 def test_an_empty_name_after_as_is_refused_not_asked_as_a_question(ctx):
     assert text_of(run_line(ctx, "as : /roll dice:1d10")) == t("console.actor_empty", "ko")
     assert text_of(run_line(ctx, "AS: /rule 79")) == t("console.actor_empty", "ko")
+    for invisible in ("\u200b", "\u202e", "\x01 \u200d"):  # marks nobody could tell apart as voters
+        assert text_of(run_line(ctx, f"as {invisible}: /rule 79")) == t("console.actor_empty", "ko")
 
 
 def test_piped_console_stays_plain_and_harmless(cli_env):

@@ -39,6 +39,15 @@ def test_an_unknown_game_is_named_before_anything_runs(cli_env, command):
     assert out.returncode == 1 and "nosuch" in out.stderr and "MISS" not in out.stdout
 
 
+def test_a_game_given_empty_is_refused_not_taken_for_the_default(cli_env, tmp_path):
+    out = run_bot(["rule", "--game", "", "79"], cli_env)
+    assert out.returncode == 1 and "게임 이름이 비어" in out.stderr and out.stdout == ""
+    state = str(tmp_path / "s.db")
+    script = "/settings game:갤럭시 트러커\n/settings game:\n/settings game:   \n/settings\n"
+    out = run_bot(["console", "--state", state], cli_env, script)
+    assert out.stdout.count("게임 이름이 비어") == 2 and "기본 게임: galaxy-trucker" in out.stdout  # unchanged
+
+
 def test_the_console_refuses_an_unknown_game_at_start(cli_env):
     out = run_bot(["console", "--game", "nosuch"], cli_env, "/rule 79\n")
     assert out.returncode == 2 and "nosuch" in out.stderr and "Traceback" not in out.stderr
