@@ -26,6 +26,16 @@ class Once(argparse.Action):
         setattr(namespace, self.dest, values)
 
 
+class Parser(argparse.ArgumentParser):
+    """Every flag that takes a value is given once (Once), the hand-written ones as much as the
+    table's; subcommands' parsers are made of this class too."""
+
+    def add_argument(self, *args, **kwargs):
+        if args and str(args[0]).startswith("-") and "action" not in kwargs:
+            kwargs["action"] = Once
+        return super().add_argument(*args, **kwargs)
+
+
 def flag(opt: Option) -> str:
     return "--" + opt.name.replace("_", "-")
 

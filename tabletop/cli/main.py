@@ -414,7 +414,7 @@ SHELL_SKIPS = ("private",)  # an answer shown to the asker only means nothing in
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p: argparse.ArgumentParser = arguments.Parser(
         prog="bot.py",
         description="The TI4 rules bot: run it on Discord, or answer rules, odds and dice here (the console "
         "without a Discord token). Each command's --help says more.",

@@ -7,6 +7,7 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
 from run_bot import CLONE_SKIPS, card_buttons, card_parts, run_bot
 
 from tabletop.core.i18n import t
@@ -169,6 +170,22 @@ def test_render_of_a_refused_query_prints_the_refusal_and_fails(cli_env):
     out = run_bot(["render", "", "--json"], cli_env)
     assert out.returncode == 1 and json.loads(out.stdout)[0]["flags"] == 64 | 1 << 15  # an ephemeral error card
     assert run_bot(["render", "79.1", "--json"], cli_env).returncode == 0
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["rule", "--locale", "ko", "--locale", "en", "79.1"],
+        ["search", "--limit", "3", "--limit", "4", "폭격"],
+        ["odds", "ground", "--attacker", "1 infantry", "--defender", "1 infantry", "--chart", "a.png", "--chart", "b.png"],
+        ["pack", "import", "notes.txt", "--id", "x", "--id", "y", "--dry-run"],
+        ["console", "--state", "a.db", "--state", "b.db"],
+    ],
+)
+def test_a_hand_written_flag_given_twice_is_refused_too(cli_env, tmp_path, args):
+    out = run_bot(args, cli_env, cwd=tmp_path)
+    assert out.returncode == 2 and "is given twice" in out.stderr and out.stdout == "", args
+    assert not list(tmp_path.iterdir())  # nothing written
 
 
 def test_an_option_given_twice_is_refused_not_overwritten(cli_env):
