@@ -234,7 +234,16 @@ def _bombardment(values: Bombardment, book: UnitBook) -> Fight:
     target.order = parse_order(values.target_order, book, target)
     if not any(u.bombardment for u in ships.units) and not ships.effects.blitz:
         raise UserError(t("combat.no_bombardment"))
+    _on_the_planet(target, "target")
     return Fight("bombard", ships, target, shield=bool(values.shield))
+
+
+def _on_the_planet(side: Side, field_name: str) -> None:
+    """A planet's side holds ground forces and structures: a ship typed there (a war sun as a
+    bombardment's target) would be a unit no rule lets be there, its hits silently lost."""
+    ships = [u for u in side.units if u.ship]
+    if ships:
+        raise UserError(t("combat.ship_on_planet", unit=ships[0].name(), field=field_name))
 
 
 def _invasion(values: Invasion, book: UnitBook) -> Fight:
@@ -244,6 +253,7 @@ def _invasion(values: Invasion, book: UnitBook) -> Fight:
     landing = parse_side(values.landing, book, "landing")
     typed = (values.defender or "").strip()  # empty: only structures defend the planet
     defender = parse_side(typed, book, "defender") if typed else Side(units=[])
+    _on_the_planet(defender, "defender")
     landing.order = parse_order(values.landing_order, book, landing)
     defender.order = parse_order(values.defender_order, book, defender)
     landing = with_modifier(landing, check_modifier(values.attacker_mod or 0, "attacker_mod"))

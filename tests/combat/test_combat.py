@@ -719,8 +719,6 @@ def test_plain_units_are_lost_before_galvanized_ones_unless_an_order_says(book):
 def test_a_draw_cites_the_ground_combat_rule_only_in_ground_combat(book):
     """70.4 is ground combat's rule; the glossary has no entry for space combat, so a space draw
     cites none."""
-    from tabletop.combat.commands import build_fight
-    from tabletop.combat.report import result_line
     from tabletop.combat.resolver import resolve
     from tabletop.core.dice import Dice
 
@@ -728,3 +726,18 @@ def test_a_draw_cites_the_ground_combat_rule_only_in_ground_combat(book):
         the_fight = build_fight(kind, {"attacker": unit, "defender": unit}, book)
         draw = next(b for b in (resolve(the_fight, Dice(s)) for s in range(200)) if b.winner == "draw")
         assert ("70.4" in result_line(draw)) is cited, kind
+
+
+@pytest.mark.parametrize(
+    "kind, spec, ship",
+    [
+        ("bombard", {"units": "2 dreadnought", "target": "2 infantry, 1 war sun"}, "전쟁 태양"),
+        ("invade", {"ships": "1 carrier", "landing": "2 infantry", "defender": "1 infantry, 1 cruiser"}, "순양함"),
+    ],
+)
+def test_a_ship_on_the_planets_side_is_refused_not_fought(book, kind, spec, ship):
+    """Bombardment hits ground forces and an invasion's defender is the planet: a ship typed there
+    is said, not given hits that vanish."""
+    with pytest.raises(UserError) as exc:
+        build_fight(kind, spec, book)
+    assert ship in exc.value.message and "행성" in exc.value.message
