@@ -316,8 +316,8 @@ def show(ctx: Context, values: Which):
         agenda = s.get(values.id)
     else:  # the open agenda, else the channel's last one (a closed agenda's result stays reachable)
         agenda = s.current(ctx.guild_id, ctx.channel_id) or next(iter(s.history(ctx.guild_id, ctx.channel_id, 1)), None)
-    if agenda is None or agenda.guild_id != str(ctx.guild_id):
-        raise UserError(t("agenda.not_found"))
+    if agenda is None or agenda.guild_id != str(ctx.guild_id):  # another server's is not said to exist
+        raise UserError(t("agenda.no_such_id", id=values.id) if values.id else t("agenda.not_found"))
     return audit_pages(s, agenda, server_zone(ctx), me(ctx))
 
 

@@ -481,8 +481,16 @@ def parse_side(spec: str, book: UnitBook, field_name: str = "units") -> Side:
     return side
 
 
+# a count that is no whole number, before or after a name: "1.5 infantry", "1e9 보병", "보병 x2.5"
+_NOT_WHOLE_COUNT = re.compile(r"^[-+]?(?:\d*\.\d+|\d+(?:\.\d*)?e[-+]?\d+)\s|\s[x×]?\s*[-+]?\d*\.\d+$", re.IGNORECASE)
+
+
 def unknown_unit(book: UnitBook, name: str) -> str:
-    """An unknown name, with the closest names when there are any."""
+    """An unknown name, with the closest names when there are any; a name that is a unit's
+    with a count that is no whole number says so (the suggestion to make it a new unit would
+    fight one unit named "1e9 infantry")."""
+    if _NOT_WHOLE_COUNT.search(name):
+        return t("combat.count_not_whole", item=name[:40])
     suggestions = book.suggest(name)
     if suggestions:
         return t("combat.unknown_unit", name=name[:40], suggestions=", ".join(suggestions))

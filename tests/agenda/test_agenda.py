@@ -436,6 +436,20 @@ def test_secret_ballots_show_who_voted_not_how_until_the_close(compendium, state
     assert "vote 부결 7" in "\n".join(p.description for p in revealed.pages[1:])
 
 
+def test_showing_an_agenda_number_the_server_lacks_says_so_not_that_none_is_open(compendium, state):
+    from tabletop.core.errors import UserError as Refused
+
+    ctx = Context(compendium, state, user_id="Alice", user_name="Alice", guild_id="g", channel_id="c")
+    dispatch(ctx, "agenda start", {"name": "열린 안건", "players": "Alice, Bob"})
+    with pytest.raises(Refused) as exc:
+        dispatch(ctx, "agenda show", {"id": "99"})
+    assert "#99" in exc.value.message and "진행 중인 정책이 없어요" not in exc.value.message
+    other = Context(compendium, state, user_id="Eve", user_name="Eve", guild_id="h", channel_id="c")
+    with pytest.raises(Refused) as exc:
+        dispatch(other, "agenda show", {"id": "1"})  # another server's agenda is not said to exist
+    assert "#1" in exc.value.message
+
+
 def test_cancelling_a_secret_agenda_reveals_no_ballot(compendium, state):
     ctx = Context(compendium, state, user_id="Alice", user_name="Alice", guild_id="g", channel_id="c")
     dispatch(ctx, "agenda start", {"name": "비밀 안건", "players": "Alice, Bob", "secret": "true"})

@@ -180,6 +180,9 @@ def test_super_dreadnought_tiers_have_their_own_values(book):
         ("보병 −2기", ["1 이상"]),  # a minus sign (U+2212) is a minus
         ("in😀fantry", ["'in😀fantry'", "Infantry (보병)"]),  # a symbol is not dropped to find a name
         ("infantry 😀", ["'infantry 😀'"]),
+        ("1e9 infantry", ["정수"]),  # not a new unit named "1e9 infantry"
+        ("1.5 infantry", ["정수"]),
+        ("보병 x2.5", ["정수"]),
         ("101 infantry", ["최대 100"]),
         ("60 infantry, 41 mech", ["최대 100"]),
         ("", ["유닛을 적어"]),
