@@ -221,6 +221,9 @@ def dispatch(ctx: Context, name: str, raw_options: dict[str, str]):
             raise UserError(t("error.no_command"))
         group = name.split(" ", 1)[0]
         subs = subcommands(group)
+        typed = (raw_options.get("_") or "").split(maxsplit=1)[:1]  # a word after the group: no subcommand of it
+        if subs and typed:
+            raise UserError(t("error.unknown_subcommand", group=group, word=typed[0][:40], subs=", ".join(subs)))
         if subs:
             raise UserError(t("error.which_subcommand", group=group, subs=", ".join(subs)))
         raise UserError(t("error.unknown_command", command=name[:40]))

@@ -78,6 +78,8 @@ def test_bad_values_are_explained_in_a_sentence(ctx):
 
 def test_a_slash_alone_and_a_group_alone_say_what_to_type(ctx):
     assert text_of(run_line(ctx, "/")) == t("error.no_command", "ko")
+    unknown = text_of(run_line(ctx, "/agenda frobnicate"))  # the word typed is named, not dropped
+    assert "frobnicate" in unknown and "start" in unknown
     out = text_of(run_line(ctx, "/agenda"))
     assert out.startswith("/agenda") and "vote" in out and "close" in out
     assert "space" in text_of(run_line(ctx, "/combat")) and "invade" in text_of(run_line(ctx, "/odds"))
