@@ -9,9 +9,59 @@ several words, as a shell splits it (`bot.py rule 피해 견딤`)."""
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from tabletop.core.commands import Command, Option, Values, convert, description_key
-from tabletop.core.i18n import LOCALES, command_text
+from tabletop.core.i18n import LOCALES, command_text, speaking, t
+
+# argparse's messages to the person who typed the command, by their catalogue keys: the parser
+# says them in the run's language (the rest, help and usage, is the shell's English).
+ARGPARSE_MESSAGES = {
+    "%(prog)s: error: %(message)s\n": "cli.error",
+    "argument %(argument_name)s: %(message)s": "cli.argument",
+    "the following arguments are required: %s": "cli.required",
+    "unrecognized arguments: %s": "cli.unrecognized",
+    "invalid choice: %(value)r (choose from %(choices)s)": "cli.invalid_choice",
+    "invalid %(type)s value: %(value)r": "cli.invalid_value",
+    "expected one argument": "cli.expected_one",
+    "expected at least one argument": "cli.expected_some",
+    "ambiguous option: %(option)s could match %(matches)s": "cli.ambiguous",
+}
+
+
+def _argparse_text(message: str) -> str:
+    key = ARGPARSE_MESSAGES.get(message)
+    return t(key) if key else message
+
+
+@contextmanager
+def parsing_in(locale: str) -> Iterator[None]:
+    """argparse's messages in `locale` while a command line is parsed (it reads them through
+    gettext, as its module-level `_`)."""
+    saved = argparse._  # type: ignore[attr-defined]
+    argparse._ = _argparse_text  # type: ignore[attr-defined]
+    try:
+        with speaking(locale):
+            yield
+    finally:
+        argparse._ = saved  # type: ignore[attr-defined]
+
+
+def requested_locale(argv: list[str]) -> str:
+    """The --locale a command line asks for, read before it is parsed (its errors are said in
+    it); Korean without one."""
+    for i, arg in enumerate(argv):
+        value = (
+            arg.partition("=")[2]
+            if arg.startswith("--locale=")
+            else argv[i + 1]
+            if arg == "--locale" and i + 1 < len(argv)
+            else None
+        )
+        if value in LOCALES:
+            return value
+    return "ko"
 
 
 class Once(argparse.Action):
@@ -21,7 +71,7 @@ class Once(argparse.Action):
     def __call__(self, parser, namespace, values, option_string=None):
         given = namespace.__dict__.setdefault("_given", set())  # a default is not "given"
         if self.dest in given:
-            parser.error(f"{option_string} is given twice: give it once")
+            parser.error(t("cli.given_twice", option=option_string))
         given.add(self.dest)
         setattr(namespace, self.dest, values)
 

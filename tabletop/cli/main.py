@@ -388,25 +388,24 @@ def cmd_odds(args) -> int:
 
 def _port(value: str) -> int:
     """A TCP port, checked before the site is written (a bind would fail only after it)."""
-    try:
-        n = int(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{value}' is not a whole number") from None
-    if not 0 <= n <= 65535:
-        raise argparse.ArgumentTypeError(f"{n} is not a port (0 to 65535)")
-    return n
+    return _whole(value, 0, 65535)
 
 
 MAX_LIMIT = 25  # as many as Discord's menu of results holds
 
 
 def _limit(value: str) -> int:
+    return _whole(value, 1, MAX_LIMIT)
+
+
+def _whole(value: str, low: int, high: int) -> int:
+    """A whole number from low to high, for a flag; argparse says which flag is wrong."""
     try:
         n = int(value)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"'{value}' is not a whole number") from None
-    if not 1 <= n <= MAX_LIMIT:
-        raise argparse.ArgumentTypeError(f"{n} is not between 1 and {MAX_LIMIT}")
+        raise argparse.ArgumentTypeError(answers.t("cli.not_whole", value=text.printable(value)[:40])) from None
+    if not low <= n <= high:
+        raise argparse.ArgumentTypeError(answers.t("cli.out_of_range", value=n, low=low, high=high))
     return n
 
 
@@ -506,9 +505,10 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdin.reconfigure(errors="surrogateescape")
     top = parser()
     _mark_parsers(top)
-    args, extra = top.parse_known_args(argv)
-    if extra:
-        getattr(args, "_parser", top).error(f"unrecognized arguments: {' '.join(extra)}")
+    with arguments.parsing_in(arguments.requested_locale(sys.argv[1:] if argv is None else argv)):
+        args, extra = top.parse_known_args(argv)
+        if extra:
+            getattr(args, "_parser", top).error(answers.t("cli.unrecognized") % " ".join(extra))
     config.forget_choices()
     func = getattr(args, "func", cmd_run)
     if func in (cmd_run, cmd_sync):

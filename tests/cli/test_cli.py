@@ -184,14 +184,14 @@ def test_render_of_a_refused_query_prints_the_refusal_and_fails(cli_env):
 )
 def test_a_hand_written_flag_given_twice_is_refused_too(cli_env, tmp_path, args):
     out = run_bot(args, cli_env, cwd=tmp_path)
-    assert out.returncode == 2 and "is given twice" in out.stderr and out.stdout == "", args
+    assert out.returncode == 2 and "두 번 줬어요" in out.stderr and out.stdout == "", args
     assert not list(tmp_path.iterdir())  # nothing written
 
 
 def test_an_option_given_twice_is_refused_not_overwritten(cli_env):
     args = ["odds", "ground", "--attacker", "2 infantry", "--attacker", "30 infantry", "--defender", "1 infantry"]
     out = run_bot(args, cli_env)
-    assert out.returncode == 2 and "--attacker is given twice" in out.stderr and out.stdout == ""
+    assert out.returncode == 2 and "--attacker을(를) 두 번 줬어요" in out.stderr and out.stdout == ""
 
 
 def test_a_python_without_the_packages_is_told_how_to_set_up_not_shown_a_traceback():

@@ -55,7 +55,9 @@ def test_the_console_refuses_an_unknown_game_at_start(cli_env):
 
 def test_an_unknown_flag_is_reported_by_its_subcommand(cli_env):
     out = run_bot(["combat", "ground", "--attacker", "2 infantry", "--defender", "1 infantry", "--bogus", "1"], cli_env)
-    assert out.returncode == 2 and "bot.py combat ground: error: unrecognized arguments: --bogus 1" in out.stderr
+    assert (
+        out.returncode == 2 and "bot.py combat ground: 오류: 알 수 없는 인자예요: --bogus 1" in out.stderr
+    )  # in Korean, by default
 
 
 @pytest.mark.parametrize("where", ["folder.png", "", "odds.jpg", "missing/odds.png"])
@@ -152,3 +154,17 @@ def test_console_lines_are_read_as_typed(ctx, line, says):
 def test_quit_with_words_after_it_ends_the_console(cli_env):
     out = run_bot(["console"], cli_env, "/quit now\n/rule 79.1\n")
     assert out.returncode == 0 and "79.1" not in out.stdout
+
+
+@pytest.mark.parametrize(
+    "args, said",
+    [
+        (["combat", "ground", "--attacker", "1 infantry"], "오류: 이 인자가 필요해요: --defender"),
+        (["combat", "ground", "--attacker", "1 infantry", "--locale", "en"], "error: the following arguments are required: --defender"),
+        (["search", "--limit", "0", "폭격", "--locale=ja"], "エラー: --limit: 0 は 1 から 25 の間ではありません"),
+        (["rule", "--locale", "fr", "79"], "'fr'은(는) 고를 수 없어요"),
+    ],
+)
+def test_a_command_line_mistake_is_said_in_the_runs_language(cli_env, args, said):
+    out = run_bot(args, cli_env)
+    assert out.returncode == 2 and said in out.stderr and "Traceback" not in out.stderr and out.stdout == ""
