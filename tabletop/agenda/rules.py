@@ -164,17 +164,17 @@ def resolution(agenda: Agenda, user: Player, choice: str | None) -> dict:
     if len(leaders) > 1:
         speaker = agenda.speaker or agenda.starter
         if not choice:
-            raise UserError(t("agenda.tie_needs_choice", speaker=speaker.name, outcomes=", ".join(leaders)))
+            raise UserError(t("agenda.tie_needs_choice", speaker=speaker.name, outcomes=", ".join(map(label, leaders))))
         if not speaker.matches(user.id, user.name):
             raise UserError(t("agenda.only_speaker_breaks_ties", speaker=speaker.name))
         chosen = resolve_outcome(agenda, choice)
         if chosen not in leaders:
-            raise UserError(t("agenda.choice_not_tied", outcomes=", ".join(leaders)))
+            raise UserError(t("agenda.choice_not_tied", outcomes=", ".join(map(label, leaders))))
         winner, decided_by = chosen, "speaker"
     else:
         winner = leaders[0]
         if choice:  # a choice where there is no tie would be ignored: said, and nothing closed
-            raise UserError(t("agenda.choice_without_tie", winner=winner))
+            raise UserError(t("agenda.choice_without_tie", winner=label(winner)))
     return {
         "winner": winner,
         "decided_by": decided_by,

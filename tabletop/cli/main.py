@@ -92,7 +92,7 @@ def cmd_rule(args) -> int:
 def cmd_search(args) -> int:
     comp = _compendium()
     query = " ".join(args.query)
-    queries = [line.rstrip("\n") for line in sys.stdin] if query == "-" else [query]
+    queries = [line.rstrip("\r\n") for line in sys.stdin] if query == "-" else [query]  # a file saved on Windows too
     try:
         answers.check_game(comp, args.game)
     except answers.UserError as exc:
@@ -105,7 +105,8 @@ def cmd_search(args) -> int:
         except answers.UserError as exc:
             refused += 1
             if args.json:
-                print(json.dumps({"query": q[:50], "error": exc.message}, ensure_ascii=False))
+                shown = q[:50].encode("utf-8", "surrogateescape").decode("utf-8", "replace")  # bytes not UTF-8 as �
+                print(json.dumps({"query": shown, "error": exc.message}, ensure_ascii=False))
             else:
                 print(exc.message, file=sys.stderr)
             continue
@@ -363,7 +364,7 @@ def cmd_sync(args) -> int:
     try:
         print(sync_commands(token, args.guild))
     except Exception as exc:  # Discord unreachable, the token refused, no access to the server
-        print(f"sync: {failure_reason(exc)}", file=sys.stderr)
+        print("sync: " + " ".join(failure_reason(exc).split()), file=sys.stderr)  # Discord's form errors span lines
         return EXIT_FAULT
     return 0
 

@@ -241,7 +241,7 @@ def _bombardment(values: Bombardment, book: UnitBook) -> Fight:
 def _on_the_planet(side: Side, field_name: str) -> None:
     """A planet's side holds ground forces and structures: a ship typed there (a war sun as a
     bombardment's target) would be a unit no rule lets be there, its hits silently lost."""
-    ships = [u for u in side.units if u.ship]
+    ships = [u for u in side.units if u.ship and not u.ground]  # Eidolon Maximum is both: it may stand there
     if ships:
         raise UserError(t("combat.ship_on_planet", unit=ships[0].name(), field=field_name))
 

@@ -398,6 +398,23 @@ def _whole_name(item: str, book: UnitBook) -> dict[str, Any] | None:
     return {**dict.fromkeys(_GROUPS), "flags": "", "count": m["count"], "name": m["name"]}
 
 
+# A number that is no whole one (2.5, .5, 1e9): a count of it would be misread (the dot falls out
+# of a name's key, "infantry 2.5기" was 5 Infantry II), so it is said; "[0.0.1]" is a unit's name.
+_NOT_WHOLE = re.compile(r"\d\s*[.。]\s*\d|(?<![\d.])\.\d|\d[eE][-+]?\d")
+# what players type for "times" besides ×, read as ×
+_TIMES = str.maketrans({"✕": "×", "✖": "×", "⨯": "×", "\u2212": "-"})  # and a minus sign as a minus
+
+
+def _item_text(raw: str, book: UnitBook) -> str:
+    """One item of a side as the grammar reads it: full-width digits and letters as typed on a
+    phone, the other times signs as ×, a minus sign as a hyphen-minus (a negative count is then
+    refused as one); UserError for a count that is no whole number."""
+    item = unicodedata.normalize("NFKC", raw).translate(_TIMES).strip()
+    if _NOT_WHOLE.search(item) and not _whole_name(item, book):
+        raise UserError(t("combat.count_not_whole", item=item[:40]))
+    return item
+
+
 _ITEM_SPLIT_RE = re.compile(f"[{re.escape(SIDE_SEPARATORS)}\n]|\\s+and\\s+|\\s*및\\s*")
 
 
@@ -416,9 +433,7 @@ def parse_side(spec: str, book: UnitBook, field_name: str = "units") -> Side:
     counts: dict[str, int] = {}
     named: set[str] = set()
     for raw in _ITEM_SPLIT_RE.split(text.without_controls(spec)):
-        # full-width digits and letters as typed on a phone; a minus sign as a hyphen-minus, so
-        # that a negative count is refused as one
-        item = unicodedata.normalize("NFKC", raw).replace("\u2212", "-").strip()
+        item = _item_text(raw, book)
         if not item:
             continue
         m = _whole_name(item, book) or _ITEM_RE.match(_count_joined(item, book))
@@ -481,16 +496,8 @@ def parse_side(spec: str, book: UnitBook, field_name: str = "units") -> Side:
     return side
 
 
-# a count that is no whole number, before or after a name: "1.5 infantry", "1e9 보병", "보병 x2.5"
-_NOT_WHOLE_COUNT = re.compile(r"^[-+]?(?:\d*\.\d+|\d+(?:\.\d*)?e[-+]?\d+)\s|\s[x×]?\s*[-+]?\d*\.\d+$", re.IGNORECASE)
-
-
 def unknown_unit(book: UnitBook, name: str) -> str:
-    """An unknown name, with the closest names when there are any; a name that is a unit's
-    with a count that is no whole number says so (the suggestion to make it a new unit would
-    fight one unit named "1e9 infantry")."""
-    if _NOT_WHOLE_COUNT.search(name):
-        return t("combat.count_not_whole", item=name[:40])
+    """An unknown name, with the closest names when there are any."""
     suggestions = book.suggest(name)
     if suggestions:
         return t("combat.unknown_unit", name=name[:40], suggestions=", ".join(suggestions))

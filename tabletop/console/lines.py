@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from tabletop.core.commands import COMMANDS, Context, Option
 from tabletop.core.errors import UserError
 from tabletop.core.i18n import t
-from tabletop.core.text import without_controls
+from tabletop.core.text import visible
 from tabletop.rules.compendium import compendium_of
 
 QUIT = ("/quit", "/exit", "quit", "exit")  # words that end a console session
@@ -100,7 +100,7 @@ def parse_line(line: str, is_game: Callable[[str], bool] | None = None) -> tuple
     m = _AS_RE.match(line)
     if m:
         actor, line = m.group(1).strip(), m.group(2).strip()
-        if not without_controls(actor).strip():  # only invisible marks: a voter nobody could tell apart
+        if not visible(actor):  # only invisible marks: a voter nobody could tell apart
             raise UserError(t("console.actor_empty"))
     if line.startswith("?"):
         return actor, CHAT, {"query": line[1:].strip()}

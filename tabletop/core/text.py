@@ -90,6 +90,20 @@ def is_initials_query(text: str) -> bool:
     return bool(k) and all(ch in _CHOSEONG for ch in k)
 
 
+# Characters that draw nothing though Unicode counts them as letters or marks: the Hangul fillers,
+# the braille blank, the combining grapheme joiner.
+_BLANK_LETTERS = frozenset("\u3164\u115f\u1160\uffa0\u2800\u034f")
+
+
+def visible(name: str) -> bool:
+    """Whether a name shows anything: not only spaces, controls, zero-width or bidirectional
+    marks, combining marks or blank letters (two such names could not be told apart)."""
+    return any(
+        ch not in _BLANK_LETTERS and unicodedata.category(ch)[0] not in "CZ" and unicodedata.category(ch) not in ("Mn", "Me")
+        for ch in name
+    )
+
+
 _SURROGATE_RE = re.compile("[\ud800-\udfff]")
 
 

@@ -246,7 +246,7 @@ def nothing_answers(compendium: Compendium, found: Found, query: str, game: str)
     if found.absent_number:
         first, last = found.absent_number
         name = compendium.packs[game].name()
-        raise UserError(t("no_such_rule", number=query.strip(), game=name, first=first, last=last))
+        raise UserError(t("no_such_rule", number=found.number or query.strip(), game=name, first=first, last=last))
     if found.missing:
         return missing_answer(compendium, found.missing[0])
     raise UserError(nothing_found(compendium, query, game))
@@ -367,7 +367,7 @@ def _find_without_game_name(compendium: Compendium, query: str, game: str) -> Fo
     if rest is None or not rules_text.key(rest):
         return compendium.search.find(query, game, limit=3)
     found = compendium.search.find(rest, game, limit=3)
-    if found.results and found.results[0].confident:
+    if (found.results and found.results[0].confident) or found.absent_number:  # '리프트오프 99': the range
         return found
     whole = compendium.search.find(query, game, limit=3)
     return whole if (whole.results and whole.results[0].confident) or not found.results else found

@@ -44,11 +44,12 @@ from tabletop.rules.lexical import (
 
 MAX_QUERY_CHARS = 200  # longer input is refused by the front ends with a message
 
-_NUMBER_RE = re.compile(r"^(?:§|제)?\s*(\d{1,4})(?:\s*[.\-·:]\s*(\d{1,3}))?\s*\.?\s*(?:조|항)?$")
+# the separators of a rule's number: 79.1, 79-1, 79·1, 79:1, and a Japanese IME's 79。1 or 79、1
+_NUMBER_RE = re.compile(r"^(?:§|제)?\s*(\d{1,4})(?:\s*[.\-·:。、]\s*(\d{1,3}))?\s*[.。]?\s*(?:조|항)?$")
 _INLINE_RULE_RE = re.compile(r"(?<![\d.])(\d{1,4})\.(\d{1,3})(?!\.?\d)")
 # What can only be meant as a rule number, valid or not (79.1.1, .1, -1, 1e9, 30 digits): it opens
 # its rule or nothing, never a rule the words happen to find.
-_NUMBER_LIKE_RE = re.compile(r"^(?:§|제)?[\s\d.\-·:e+]*\d[\s\d.\-·:e+]*(?:조|항)?$")
+_NUMBER_LIKE_RE = re.compile(r"^(?:§|제)?[\s\d.\-·:。、e+]*\d[\s\d.\-·:。、e+]*(?:조|항)?$")
 
 
 @dataclass(frozen=True)
@@ -98,6 +99,7 @@ class Found:
     results: list[Result]
     absent_number: tuple[int, int] | None = None
     missing: list[MissingTopic] = field(default_factory=list)
+    number: str = ""  # the number asked for that the pack lacks, as typed
 
 
 @dataclass(frozen=True)
@@ -114,6 +116,7 @@ class Question:
     number_like: bool = False
     rkey: str = ""
     read: str = ""  # (not read when the names settle it)
+    lacking: str = ""  # the numbers asked for that the pack lacks
 
     def offer(self, section: str, score: float, rule: str | None, how: str) -> None:
         current = self.named.get(section)
@@ -254,16 +257,14 @@ class SearchEngine:
         question = Question(query, norm, qkey)
         offer = question.offer
         if _NUMBER_LIKE_RE.match(norm):  # a number opens its section or rule, or nothing at all
-            number = self._number(index, norm)
-            if number:
-                offer(*number)
-            return replace(question, settled=True, number_like=True)
+            return self._numbers(index, question)
         for name in index.exact.get(qkey, ()):
             offer(name.section, fusion.NAME_POINTS["exact"] * name.weight + index.prior[name.section], name.rule, "exact")
         if question.named and limit == 1:  # the whole query is a name: nothing can outrank it (/rule's path)
             return replace(question, settled=True)
         if text.is_initials_query(query):
-            self._initials(index, qkey, offer)
+            if len(qkey) >= 2:  # one consonant (ㅍ) is a letter, not a title's initials
+                self._initials(index, qkey, offer)
             return replace(question, settled=True)
         repaired = self._repaired(index, norm)
         rkey = text.key(repaired)
@@ -280,12 +281,29 @@ class SearchEngine:
         # a question's kanji words, read in Korean too
         return replace(question, rkey=rkey, read=crossling.with_reading(repaired))
 
+    def _numbers(self, index: PackIndex, question: Question) -> Question:
+        """A number, or several written with spaces between (79.1 79.2): each opens its section or
+        rule, in the order typed; one the pack lacks makes the question a number it lacks."""
+        parts = question.norm.split()
+        if len(parts) < 2 or not all(_NUMBER_RE.match(p) for p in parts):
+            parts = [question.norm]
+        lacking = []
+        for order, part in enumerate(parts):
+            number = self._number(index, part)
+            if number:
+                question.offer(number[0], number[1] - order * 0.01, number[2], number[3])
+            else:
+                lacking.append(part)
+        if lacking:
+            question.named.clear()
+        return replace(question, settled=True, number_like=True, lacking=" ".join(lacking))
+
     def _nothing(self, index: PackIndex, question: Question) -> Found:
         """No answer, and why: a rule number the pack does not have (its first and last section
         numbers), or the topics the question names that the document lacks."""
         if question.number_like:
             numbers = [s.number for s in index.pack.sections]
-            return Found([], absent_number=(min(numbers), max(numbers)) if numbers else None)
+            return Found([], absent_number=(min(numbers), max(numbers)) if numbers else None, number=question.lacking)
         read = question.read or crossling.with_reading(self._repaired(index, question.norm))
         return Found([], missing=self._missing(index, read))
 

@@ -83,6 +83,11 @@ def test_a_choice_where_there_is_no_tie_is_refused_and_the_agenda_stays_open(age
         agendas.close(a.id, DAVE, False, choice="부결")  # the speaker, but the votes decided
     assert "동점이 아니에요" in exc.value.message and "가결이" in exc.value.message
     assert agendas.get(a.id).result is None  # nothing closed
+    from tabletop.core.i18n import speaking
+
+    with speaking("en"), pytest.raises(UserError) as exc:
+        agendas.close(a.id, DAVE, False, choice="부결")
+    assert "For has the most votes" in exc.value.message  # the outcome in the reader's language
     assert agendas.close(a.id, DAVE, False).result["winner"] == FOR
 
 

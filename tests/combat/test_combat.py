@@ -183,6 +183,9 @@ def test_super_dreadnought_tiers_have_their_own_values(book):
         ("1e9 infantry", ["정수"]),  # not a new unit named "1e9 infantry"
         ("1.5 infantry", ["정수"]),
         ("보병 x2.5", ["정수"]),
+        ("infantry 2.5기", ["정수"]),  # was 5 Infantry II: the dot fell out of the name's key
+        ("보병.5", ["정수"]),
+        ("infantry 1e3", ["정수"]),
         ("101 infantry", ["최대 100"]),
         ("60 infantry, 41 mech", ["최대 100"]),
         ("", ["유닛을 적어"]),
@@ -729,6 +732,18 @@ def test_a_draw_cites_the_ground_combat_rule_only_in_ground_combat(book):
         the_fight = build_fight(kind, {"attacker": unit, "defender": unit}, book)
         draw = next(b for b in (resolve(the_fight, Dice(s)) for s in range(200)) if b.winner == "draw")
         assert ("70.4" in result_line(draw)) is cited, kind
+
+
+def test_other_times_signs_and_a_unit_named_with_dots_are_read(book):
+    assert [len(side(book, s).units) for s in ("보병✕3", "歩兵✖3", "2⨯infantry", "2 [0.0.1]")] == [3, 3, 2, 2]
+
+
+def test_a_unit_both_ship_and_ground_force_may_stand_on_the_planet(book):
+    fight = build_fight(
+        "invade", {"ships": "1 carrier", "landing": "2 infantry", "defender": "1 infantry, eidolon maximum"}, book
+    )
+    assert any(u.id == "naazrokha-eidolon-maximum" for u in fight.defender.units)
+    assert build_fight("bombard", {"units": "2 dreadnought", "target": "2 infantry, eidolon maximum"}, book)
 
 
 @pytest.mark.parametrize(

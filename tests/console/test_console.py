@@ -5,6 +5,7 @@ README's console examples run as written."""
 from __future__ import annotations
 
 import io
+import json
 import re
 import subprocess
 import sys
@@ -217,6 +218,20 @@ def test_input_that_is_not_utf8_is_refused_in_a_sentence_and_the_session_goes_on
     assert t("input.not_utf8", "ko") in stdout and "┃ ▶ 79.1" in stdout
 
 
+def test_search_from_stdin_reads_windows_lines_and_refuses_a_line_not_utf8(cli_env):
+    lines = b"79.1\r\n" + "폭격\n".encode("cp949")
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "bot.py"), "search", "-", "--json"],
+        input=lines,
+        capture_output=True,
+        env=cli_env,
+        timeout=120,
+    )
+    first, second = [json.loads(line) for line in out.stdout.decode().splitlines()]
+    assert first["query"] == "79.1" and first["results"][0]["rule"] == "79.1"
+    assert second["error"] == t("input.not_utf8", "ko") and out.returncode == 1 and "Traceback" not in out.stderr.decode()
+
+
 def test_a_command_line_that_is_not_utf8_is_refused_in_a_sentence(cli_env):
     not_utf8 = "폭격".encode("cp949").decode("utf-8", "surrogateescape")  # as Python reads such an argument
     for args in (
@@ -231,7 +246,7 @@ def test_a_command_line_that_is_not_utf8_is_refused_in_a_sentence(cli_env):
 def test_an_empty_name_after_as_is_refused_not_asked_as_a_question(ctx):
     assert text_of(run_line(ctx, "as : /roll dice:1d10")) == t("console.actor_empty", "ko")
     assert text_of(run_line(ctx, "AS: /rule 79")) == t("console.actor_empty", "ko")
-    for invisible in ("\u200b", "\u202e", "\x01 \u200d"):  # marks nobody could tell apart as voters
+    for invisible in ("\u200b", "\u202e", "\x01 \u200d", "\u3164", "\u2800", "\u034f"):  # marks nobody could tell apart as voters
         assert text_of(run_line(ctx, f"as {invisible}: /rule 79")) == t("console.actor_empty", "ko")
 
 

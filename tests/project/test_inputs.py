@@ -160,7 +160,10 @@ def test_quit_with_words_after_it_ends_the_console(cli_env):
     "args, said",
     [
         (["combat", "ground", "--attacker", "1 infantry"], "오류: 이 인자가 필요해요: --defender"),
-        (["combat", "ground", "--attacker", "1 infantry", "--locale", "en"], "error: the following arguments are required: --defender"),
+        (
+            ["combat", "ground", "--attacker", "1 infantry", "--locale", "en"],
+            "error: the following arguments are required: --defender",
+        ),
         (["search", "--limit", "0", "폭격", "--locale=ja"], "エラー: --limit: 0 は 1 から 25 の間ではありません"),
         (["rule", "--locale", "fr", "79"], "'fr'은(는) 고를 수 없어요"),
     ],

@@ -8,7 +8,7 @@ from tabletop.rules import answers
 from tabletop.rules.answers import UserError
 
 
-@pytest.mark.parametrize("query", ["79.1", "§79.1", "79-1", " 79.1 ", "§ 79.1", "79 . 1"])
+@pytest.mark.parametrize("query", ["79.1", "§79.1", "79-1", " 79.1 ", "§ 79.1", "79 . 1", "79。1", "79、1", "７９。１"])
 def test_rule_number_forms(compendium, query):
     r = compendium.search.search(query)[0]
     assert (r.section, r.rule, r.how) == ("79", "79.1", "number")
@@ -30,6 +30,26 @@ def test_a_rule_number_that_does_not_exist_opens_nothing(compendium, number):
     with pytest.raises(UserError) as err:
         answers.lookup(compendium, number, "ti4")
     assert number in err.value.message and "62" in err.value.message and "89" in err.value.message
+
+
+def test_several_numbers_open_each_in_the_order_typed_and_a_missing_one_is_named(compendium):
+    assert [(r.section, r.rule) for r in compendium.search.search("80 79.1")] == [("80", None), ("79", "79.1")]
+    assert answers.lookup(compendium, "79.1 79.2", "ti4").rule == "79.1"  # both exist: the first opens
+    with pytest.raises(UserError) as err:
+        answers.lookup(compendium, "79.1 99", "ti4")
+    assert "99번" in err.value.message and "79.1" not in err.value.message
+
+
+def test_one_consonant_is_a_letter_not_initials(compendium):
+    assert compendium.search.search("ㅍ") == [] and compendium.search.search("ㄱ", "galaxy-trucker") == []
+    assert compendium.search.search("ㅍㄱ")[0].section == "79"
+
+
+def test_chat_mode_says_a_named_games_range_for_a_number_it_lacks(compendium):
+    for question, number, game in (("리프트오프 99", "99", "리프트오프"), ("뉴 프런티어 20", "20", "뉴 프런티어")):
+        with pytest.raises(UserError) as err:
+            answers.chat_answer(compendium, question, "ti4")
+        assert f"{number}번" in err.value.message and game in err.value.message, question
 
 
 @pytest.mark.parametrize(

@@ -10,6 +10,7 @@ let starting = null;
 // A download that receives nothing for stallSeconds has stalled (a slow one still receives):
 // it is given up, the page keeps the words' results, and the next question starts it again.
 async function fetched(url, stallSeconds) {
+  if (!(Number(stallSeconds) > 0)) stallSeconds = 30;  // a page from before the setting (a cached meaning.js)
   const controller = new AbortController();
   let timer = null;
   const arm = () => {

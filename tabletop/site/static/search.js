@@ -20,8 +20,8 @@
   const LISTED = 20;  // results a search lists
   // As the bot's (search.py): a rule number; what can only be meant as one (79.1.1, 79조), which
   // opens its rule or nothing; a rule number inside a question; initial consonants (ㅍㄱ).
-  const NUMBER = /^(?:§|제)?\s*(\d{1,4})(?:\s*[.\-·:]\s*(\d{1,3}))?\s*\.?\s*(?:조|항)?$/;
-  const NUMBER_LIKE = /^(?:§|제)?[\s\d.\-·:e+]*\d[\s\d.\-·:e+]*(?:조|항)?$/;
+  const NUMBER = /^(?:§|제)?\s*(\d{1,4})(?:\s*[.\-·:。、]\s*(\d{1,3}))?\s*[.。]?\s*(?:조|항)?$/;
+  const NUMBER_LIKE = /^(?:§|제)?[\s\d.\-·:。、e+]*\d[\s\d.\-·:。、e+]*(?:조|항)?$/;
   const INLINE_RULE = /(?<![\d.])(\d{1,4})\.(\d{1,3})(?!\.?\d)/g;
   const CHOSEONG = "ㄱㄲㄴㄷㄸㄹㅁㅂㅃㅅㅆㅇㅈㅉㅊㅋㅌㅍㅎ";
 
@@ -198,12 +198,18 @@
     const norm = normalize(q);
     const k = key(q);
     if (!k) return [];
-    if (NUMBER_LIKE.test(norm)) {
-      const m = norm.match(NUMBER);
-      const doc = m ? I.numbers[m[2] === undefined ? `${+m[1]}` : `${+m[1]}.${+m[2]}`] : undefined;
-      return doc === undefined ? [] : [doc];
+    if (NUMBER_LIKE.test(norm)) {  // a number, or several with spaces between, each opening its own
+      const parts = norm.split(" ");
+      const docs = (parts.length > 1 && parts.every((p) => NUMBER.test(p)) ? parts : [norm]).map((p) => {
+        const m = p.match(NUMBER);
+        return m ? I.numbers[m[2] === undefined ? `${+m[1]}` : `${+m[1]}.${+m[2]}`] : undefined;
+      });
+      if (docs.includes(undefined)) return [];
+      const sections = new Set();  // one line a section, at the first of its numbers typed
+      return docs.filter((d) => !sections.has(I.docs[d][3]) && sections.add(I.docs[d][3]));
     }
     if (![...k].every((c) => CHOSEONG.includes(c))) return null;
+    if (k.length < 2) return [];  // one consonant is a letter, not a title's initials
     const best = new Map();  // section -> [points, document]
     for (const [initials, doc, points] of I.initials) {
       const p = initials === k ? points : initials.startsWith(k) ? I.initialsPrefix + (20 * k.length) / initials.length : 0;
