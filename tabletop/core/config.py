@@ -75,6 +75,15 @@ def _switch(name: str, text: str) -> bool:
     return value in ("on", "true", "1", "yes")
 
 
+def _site_url(name: str, text: str) -> str:
+    """The website's address, links are made from it: Discord refuses a link button whose URL is
+    not http(s), and with it the whole reply."""
+    url = text.strip().rstrip("/")
+    if url and not re.match(r"^https?://[^\s/]+", url):
+        raise ConfigError(t("config.bad_url", name=name, value=text[:60]))
+    return url
+
+
 # (field, variable, default, reader). A default is text, as the variable would hold it.
 VARIABLES: tuple[tuple[str, str, Callable[[], str], Callable[[str, str], object]], ...] = (
     # the rule packs; a folder outside the checkout (a volume) keeps imported packs across images
@@ -86,7 +95,7 @@ VARIABLES: tuple[tuple[str, str, Callable[[], str], Callable[[str, str], object]
     ("state_pool_size", "STATE_POOL_SIZE", lambda: "8", _count(1, 64)),
     ("log_level", "LOG_LEVEL", lambda: "", _level),
     ("embeddings_cache", "EMBEDDINGS_CACHE", lambda: str(DATA_DIR / "embeddings.db"), _path),
-    ("rules_site_url", "RULES_SITE_URL", lambda: "", lambda name, text: text.strip().rstrip("/")),
+    ("rules_site_url", "RULES_SITE_URL", lambda: "", _site_url),
     ("heartbeat_file", "HEARTBEAT_FILE", lambda: "", _text),
     # ~ left as written when the process has no home (an unknown uid in a container): only the
     # console's history goes there, and it falls back to memory when it cannot

@@ -24,6 +24,8 @@ from tabletop.core.i18n import LOCALES, speaking
         ("STATE_POOL_SIZE", "-3"),
         ("STATE_POOL_SIZE", "²"),
         ("LOG_LEVEL", "bogus"),
+        ("RULES_SITE_URL", "example.org"),  # a link button without http(s) would make Discord refuse every reply
+        ("RULES_SITE_URL", "ftp://example.org"),
     ],
 )
 def test_a_value_the_bot_cannot_use_is_a_sentence_naming_the_variable(name, value):
@@ -37,6 +39,7 @@ def test_unset_and_empty_variables_take_their_defaults():
     settings = config.load({"STATE_POOL_SIZE": "", "LOG_LEVEL": ""})
     assert settings.state_pool_size == 8 and settings.log_level == "" and settings.rules_db.name == "rules.db"
     assert config.load({"LOG_LEVEL": "warning", "STATE_POOL_SIZE": " 12 "}).state_pool_size == 12
+    assert config.load({"RULES_SITE_URL": " https://rules.example.org/ "}).rules_site_url == "https://rules.example.org"
 
 
 @pytest.mark.parametrize("command", [["console"], ["health"], ["run"]])
