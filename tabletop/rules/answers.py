@@ -33,7 +33,7 @@ from tabletop.core.render import (
 from tabletop.core.text import ROMAN
 from tabletop.rules import links, tokenizing
 from tabletop.rules.compendium import DEFAULT_GAME, Compendium, RelatedTopic, compendium_of
-from tabletop.rules.packs import Rule, Section
+from tabletop.rules.packs import Rule, Section, in_language
 from tabletop.rules.search import MAX_QUERY_CHARS, Found, MissingTopic, Result
 
 if TYPE_CHECKING:
@@ -134,7 +134,7 @@ def rule_block(rule: Rule, highlighted: bool) -> str:
         else:
             lines.append(escape_md(item.text))
     if rule.editor_note:
-        lines.append(f"*{t('editor_note')}: {escape_md(rule.editor_note)}*")
+        lines.append(f"*{t('editor_note')}: {escape_md(in_language(rule.editor_note))}*")
     if highlighted:
         lines[0] = "▶ " + lines[0]
         lines = ["> " + line for line in lines]
@@ -180,7 +180,7 @@ def section_answer(compendium: Compendium, section: Section, rule_id: str | None
             highlight_block = len(blocks)
         blocks.append(rule_block(rule, rule.id == rule_id))
     if section.editor_note:
-        blocks.append(f"*{t('editor_note')}: {escape_md(section.editor_note)}*")
+        blocks.append(f"*{t('editor_note')}: {escape_md(in_language(section.editor_note))}*")
     related = compendium.related(section)
     related_fields = []
     if related:

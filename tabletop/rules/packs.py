@@ -34,13 +34,29 @@ class Item:
         return self.text.split("\t")
 
 
+AS_WRITTEN = "*"  # the key of a note or description written as plain text, in the pack's language
+
+
+def localized(value) -> dict:
+    """A note or description as YAML gives it, by language: plain text is the pack's own."""
+    if isinstance(value, dict):
+        return {k: v.strip() for k, v in value.items()}
+    return {AS_WRITTEN: value.strip()} if isinstance(value, str) and value.strip() else {}
+
+
+def in_language(texts: dict, locale: str | None = None) -> str:
+    """Our own words about a pack (an editor's note, a description) in the reader's language,
+    else as written, else in any language given."""
+    return texts.get(lang(locale or current())) or texts.get(AS_WRITTEN) or next(iter(texts.values()), "")
+
+
 @dataclass(frozen=True)
 class Rule:
     id: str  # "79.1"
     text: str = ""
     heading: str = ""  # sub-headings such as "62.17 결과"
     items: tuple[Item, ...] = ()
-    editor_note: str = ""  # never part of the source text
+    editor_note: dict = field(default_factory=dict)  # never part of the source text; by language (in_language)
 
     def lines(self) -> list[str]:
         """The rule's source lines, in order (no numbering, no markers)."""
@@ -61,7 +77,7 @@ class Section:
     intro: str = ""
     rules: tuple[Rule, ...] = ()
     related: tuple[str, ...] = ()
-    editor_note: str = ""
+    editor_note: dict = field(default_factory=dict)
     file: str = ""
     part: str = ""  # a source heading that opens the group this section starts ("모험 카드")
     title_from: str = "heading"  # heading: a source line; inline: starts the first paragraph; editor: ours
@@ -108,7 +124,7 @@ class Pack:
     source: str
     credit: str
     sections: tuple[Section, ...] = ()
-    description: str = ""
+    description: dict = field(default_factory=dict)  # what part of the rules it holds, by language
     numbering: str = "source"  # "source": rule numbers are the document's; "generated": ours
     lexicon: tuple[Term, ...] = ()
 
@@ -119,7 +135,7 @@ class Pack:
         """How a reply names the document (in the reply's language): the game, and what part of
         its rules the pack holds (TI4's is the glossary's 62-89 only: a topic it lacks may be
         elsewhere in the game)."""
-        return f"{self.name()}: {self.description}" if self.description else self.name()
+        return f"{self.name()}: {in_language(self.description)}" if self.description else self.name()
 
     def own_names(self) -> tuple[str, ...]:
         """The game's names a player may write (its id as words, its name in every language),
@@ -171,6 +187,9 @@ class _Checker:
         elif kind == "texts":
             if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
                 self.error(where, f"'{name}' must be a list of non-empty texts")
+        elif kind == "localized":  # our own words: text in the pack's language, or names by language
+            if not (isinstance(value, str) and value.strip()):
+                self.type(where, name, value, "names")
         elif kind == "names":
             if not isinstance(value, dict) or not all(
                 k in LANGUAGES and isinstance(v, str) and v.strip() for k, v in value.items()
@@ -191,7 +210,7 @@ PACK_FIELDS = dict(
     required={"id": "text", "names": "names", "language": "text", "source": "text", "credit": "text"},
     # seed: the file the text was taken from, for whoever checks it against the source; readers
     # are shown `source` (the document) only
-    optional={"description": "text", "numbering": "text", "seed": "text"},
+    optional={"description": "localized", "numbering": "text", "seed": "text"},
 )
 SECTION_FIELDS = dict(
     required={"id": "text", "number": "int", "title": "text"},
@@ -202,14 +221,14 @@ SECTION_FIELDS = dict(
         "intro": "text",
         "rules": "list",
         "related": "texts",
-        "editor_note": "text",
+        "editor_note": "localized",
         "part": "text",
         "title_from": "text",
     },
 )
 RULE_FIELDS = dict(
     required={"id": "text"},
-    optional={"text": "text", "heading": "text", "items": "list", "editor_note": "text"},
+    optional={"text": "text", "heading": "text", "items": "list", "editor_note": "localized"},
 )
 
 
@@ -309,7 +328,7 @@ def _check_section(data: dict, pack_id: str, checker: _Checker) -> Section | Non
                 text=str(raw.get("text") or "").strip(),
                 heading=str(raw.get("heading") or "").strip(),
                 items=tuple(items),
-                editor_note=str(raw.get("editor_note") or "").strip(),
+                editor_note=localized(raw.get("editor_note")),
             )
         )
     if not data.get("intro") and not rules:
@@ -329,7 +348,7 @@ def _check_section(data: dict, pack_id: str, checker: _Checker) -> Section | Non
         intro=(data.get("intro") or "").strip(),
         rules=tuple(rules),
         related=tuple(r.strip() for r in data.get("related") or []),
-        editor_note=(data.get("editor_note") or "").strip(),
+        editor_note=localized(data.get("editor_note")),
         part=(data.get("part") or "").strip(),
         title_from=data.get("title_from", "heading"),
     )
@@ -393,7 +412,7 @@ def load_pack(folder: Path, root: Path | None = None) -> Pack:
         language=meta["language"],
         source=meta["source"].strip(),
         credit=meta["credit"].strip(),
-        description=(meta.get("description") or "").strip(),
+        description=localized(meta.get("description")),
         numbering=meta.get("numbering", "source"),
         sections=tuple(sorted(sections, key=lambda s: s.number)),
         lexicon=lexicon,

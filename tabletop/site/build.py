@@ -20,6 +20,7 @@ from tabletop.core.i18n import CATALOGUE_DIR, lang, t
 from tabletop.core.text import ROMAN
 from tabletop.rules import fusion, lexical, links, ruledb, search, tokenizing
 from tabletop.rules.compendium import Compendium
+from tabletop.rules.packs import in_language
 from tabletop.site import meaning, search_index
 
 HERE = Path(__file__).parent
@@ -38,6 +39,7 @@ def _environment(locale: str) -> jinja2.Environment:
         anchor=links.anchor,
         roman=lambda n: ROMAN[n] if n < len(ROMAN) else str(n + 1),
         lang=lang(locale),
+        in_language=lambda texts: in_language(texts, locale),
     )
     return env
 

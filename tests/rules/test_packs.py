@@ -83,13 +83,27 @@ def test_editor_notes_are_separate_from_text_and_labelled_once_in_every_language
     pack = load_pack(RULES_DIR / "ti4")
     s74 = next(s for s in pack.sections if s.number == 74)
     assert "소행성 지대" in s74.rules[0].text
-    assert "초신성" in s74.rules[0].editor_note and "편집자" not in s74.rules[0].editor_note  # the label is the UI's
-    for locale, label in (("ko", "편집자 주"), ("en", "Editor's note"), ("ja", "編集注")):
+    note = s74.rules[0].editor_note
+    assert "초신성" in note["ko"] and "편집자" not in note["ko"]  # the label is the UI's
+    for locale, label, words in (("ko", "편집자 주", "초신성"), ("en", "Editor's note", "supernova"), ("ja", "編集注", "超新星")):
         with speaking(locale):
             for query in ("70", "74.1"):
                 shown = answers.lookup(compendium, query, "ti4").reply()
                 page = shown.content + "".join(e.description or "" for e in shown.embeds)
                 assert page.count(label) == 1 and (locale == "ko" or "편집자" not in page), (locale, query)
+            # the note itself in the reader's language, and the document's description in a missing topic's reply
+            assert words in answers.lookup(compendium, "74.1", "ti4").reply().embeds[0].description
+            missing = answers.lookup(compendium, "의장", "ti4").reply()
+            text = missing.content + "".join(e.description or "" for e in missing.embeds)
+            assert ("용어 사전" in text) is (locale == "ko"), (locale, text)
+
+
+def test_a_note_or_description_is_plain_text_or_one_for_each_language():
+    from tabletop.rules.packs import in_language, localized
+
+    assert in_language(localized("원문은 …"), "en") == "원문은 …"  # plain text: the pack's own, for every reader
+    both = localized({"ko": "한국어", "en": "English"})
+    assert (in_language(both, "en"), in_language(both, "ko"), in_language(both, "ja")) == ("English", "한국어", "한국어")
 
 
 # --- validation messages --------------------------------------------------------------------

@@ -86,7 +86,7 @@ def test_a_row_is_the_objects_fields_and_back():
     from tabletop.rules import rows
     from tabletop.rules.packs import Item, Rule
 
-    rule = Rule("9.1", "text", "heading", (Item("bullet", "a"), Item("table", "b\tc")), "")
+    rule = Rule("9.1", "text", "heading", (Item("bullet", "a"), Item("table", "b\tc")), {})
     made = rows.row(rule, pack="p", position=3)
     assert list(made)[:2] == ["pack", "position"] and set(rows.columns(Rule, pack=str, position=int)) == set(made)
     assert rows.value(Rule, {**made, "editor_note": None}) == rule  # None reads as the field's default
