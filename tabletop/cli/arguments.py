@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from tabletop.core.commands import Command, Option, Values, convert, description_key
-from tabletop.core.i18n import LOCALES, command_text, speaking, t
+from tabletop.core.i18n import LOCALES, command_text, t
 
 # argparse's messages to the person who typed the command, by their catalogue keys: the parser
 # says them in the run's language (the rest, help and usage, is the shell's English).
@@ -36,14 +36,13 @@ def _argparse_text(message: str) -> str:
 
 
 @contextmanager
-def parsing_in(locale: str) -> Iterator[None]:
-    """argparse's messages in `locale` while a command line is parsed (it reads them through
-    gettext, as its module-level `_`)."""
+def localized_parsing() -> Iterator[None]:
+    """argparse's messages in the run's language while a command line is parsed (it reads them
+    through gettext, as its module-level `_`)."""
     saved = argparse._  # type: ignore[attr-defined]
     argparse._ = _argparse_text  # type: ignore[attr-defined]
     try:
-        with speaking(locale):
-            yield
+        yield
     finally:
         argparse._ = saved  # type: ignore[attr-defined]
 

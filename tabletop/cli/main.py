@@ -506,7 +506,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdin.reconfigure(errors="surrogateescape")
     top = parser()
     _mark_parsers(top)
-    with arguments.parsing_in(arguments.requested_locale(sys.argv[1:] if argv is None else argv)):
+    with speaking(arguments.requested_locale(sys.argv[1:] if argv is None else argv)), arguments.localized_parsing():
         args, extra = top.parse_known_args(argv)
         if extra:
             getattr(args, "_parser", top).error(answers.t("cli.unrecognized") % " ".join(extra))

@@ -44,10 +44,10 @@ def localized(value) -> dict:
     return {AS_WRITTEN: value.strip()} if isinstance(value, str) and value.strip() else {}
 
 
-def in_language(texts: dict, locale: str | None = None) -> str:
+def in_language(texts: dict) -> str:
     """Our own words about a pack (an editor's note, a description) in the reader's language,
     else as written, else in any language given."""
-    return texts.get(lang(locale or current())) or texts.get(AS_WRITTEN) or next(iter(texts.values()), "")
+    return texts.get(current()) or texts.get(AS_WRITTEN) or next(iter(texts.values()), "")
 
 
 @dataclass(frozen=True)

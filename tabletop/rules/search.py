@@ -273,13 +273,16 @@ class SearchEngine:
                 offer(name.section, fusion.NAME_POINTS["repaired"] * name.weight + index.prior[name.section], name.rule, "exact")
         if not question.named:
             self._fuzzy(index, qkey, offer)
+        lacking = []
         for m in _INLINE_RULE_RE.finditer(norm):
             s = self.compendium.section_by_number(index.pack.id, int(m.group(1)))
             rid = f"{int(m.group(1))}.{int(m.group(2))}"
             if s and s.rule(rid):
                 offer(s.id, fusion.NAME_POINTS["inline number"], rid, "number")
+            else:  # said with the pack's range if nothing else answers ('62.0 뭐야?')
+                lacking.append(m.group(0))
         # a question's kanji words, read in Korean too
-        return replace(question, rkey=rkey, read=crossling.with_reading(repaired))
+        return replace(question, rkey=rkey, read=crossling.with_reading(repaired), lacking=" ".join(lacking))
 
     def _numbers(self, index: PackIndex, question: Question) -> Question:
         """A number, or several written with spaces between (79.1 79.2): each opens its section or
@@ -301,7 +304,7 @@ class SearchEngine:
     def _nothing(self, index: PackIndex, question: Question) -> Found:
         """No answer, and why: a rule number the pack does not have (its first and last section
         numbers), or the topics the question names that the document lacks."""
-        if question.number_like:
+        if question.number_like or question.lacking:
             numbers = [s.number for s in index.pack.sections]
             return Found([], absent_number=(min(numbers), max(numbers)) if numbers else None, number=question.lacking)
         read = question.read or crossling.with_reading(self._repaired(index, question.norm))

@@ -39,7 +39,7 @@ def _environment(locale: str) -> jinja2.Environment:
         anchor=links.anchor,
         roman=lambda n: ROMAN[n] if n < len(ROMAN) else str(n + 1),
         lang=lang(locale),
-        in_language=lambda texts: in_language(texts, locale),
+        in_language=lambda texts: texts.get(lang(locale)) or in_language(texts),
     )
     return env
 

@@ -40,6 +40,14 @@ def test_several_numbers_open_each_in_the_order_typed_and_a_missing_one_is_named
     assert "99번" in err.value.message and "79.1" not in err.value.message
 
 
+def test_a_missing_number_inside_a_question_that_nothing_else_answers_gives_the_range(compendium):
+    for question, number in (("62.0 뭐야?", "62.0"), ("89.99번 규칙", "89.99")):
+        with pytest.raises(UserError) as err:
+            answers.lookup(compendium, question, "ti4")
+        assert f"{number}번" in err.value.message and "62–89" in err.value.message, question
+    assert answers.lookup(compendium, "79.1번 규칙", "ti4").rule == "79.1"
+
+
 def test_one_consonant_is_a_letter_not_initials(compendium):
     assert compendium.search.search("ㅍ") == [] and compendium.search.search("ㄱ", "galaxy-trucker") == []
     assert compendium.search.search("ㅍㄱ")[0].section == "79"

@@ -99,11 +99,16 @@ def test_editor_notes_are_separate_from_text_and_labelled_once_in_every_language
 
 
 def test_a_note_or_description_is_plain_text_or_one_for_each_language():
+    from tabletop.core.i18n import speaking
     from tabletop.rules.packs import in_language, localized
 
-    assert in_language(localized("원문은 …"), "en") == "원문은 …"  # plain text: the pack's own, for every reader
     both = localized({"ko": "한국어", "en": "English"})
-    assert (in_language(both, "en"), in_language(both, "ko"), in_language(both, "ja")) == ("English", "한국어", "한국어")
+    shown = []
+    for locale in ("en", "ko", "ja"):
+        with speaking(locale):
+            shown.append((in_language(localized("원문은 …")), in_language(both)))
+    # plain text is the pack's own, for every reader; given per language, each reader's, else any
+    assert shown == [("원문은 …", "English"), ("원문은 …", "한국어"), ("원문은 …", "한국어")]
 
 
 # --- validation messages --------------------------------------------------------------------
