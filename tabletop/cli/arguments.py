@@ -27,6 +27,7 @@ ARGPARSE_MESSAGES = {
     "expected one argument": "cli.expected_one",
     "expected at least one argument": "cli.expected_some",
     "ambiguous option: %(option)s could match %(matches)s": "cli.ambiguous",
+    "ignored explicit argument %r": "cli.ignored_value",
 }
 
 
@@ -51,13 +52,10 @@ def requested_locale(argv: list[str]) -> str:
     """The --locale a command line asks for, read before it is parsed (its errors are said in
     it); Korean without one."""
     for i, arg in enumerate(argv):
-        value = (
-            arg.partition("=")[2]
-            if arg.startswith("--locale=")
-            else argv[i + 1]
-            if arg == "--locale" and i + 1 < len(argv)
-            else None
-        )
+        flag, equals, given = arg.partition("=")
+        if not (len(flag) >= 4 and "--locale".startswith(flag)):  # argparse takes --loc for --locale too
+            continue
+        value = given if equals else argv[i + 1] if i + 1 < len(argv) else None
         if value in LOCALES:
             return value
     return "ko"

@@ -208,10 +208,10 @@ def cmd_site(args) -> int:
         if blocking is not None:
             print(answers.t("site.not_a_folder", path=text.printable(blocking)), file=sys.stderr)
             return 1
-        if build.up_to_date(comp, out):
+        if build.up_to_date(comp, out, args.locale):
             print(answers.t("site.up_to_date", path=text.printable(out)))
         else:
-            stats = build.build(comp, out)
+            stats = build.build(comp, out, args.locale)
             print(answers.t("site.built", path=stats["path"], pages=stats["pages"], packs=stats["packs"]))
     except (OSError, ValueError):  # a folder that cannot be made or written (permissions, a
         # read-only disk, a name too long or with a NUL in it)

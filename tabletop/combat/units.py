@@ -410,7 +410,7 @@ def _item_text(raw: str, book: UnitBook) -> str:
     phone, the other times signs as ×, a minus sign as a hyphen-minus (a negative count is then
     refused as one); UserError for a count that is no whole number."""
     item = unicodedata.normalize("NFKC", raw).translate(_TIMES).strip()
-    if _NOT_WHOLE.search(item) and not _whole_name(item, book):
+    if _NOT_WHOLE.search(item) and "@" not in item and not _whole_name(item, book):  # Mk2.5@6 is a name
         raise UserError(t("combat.count_not_whole", item=item[:40]))
     return item
 

@@ -79,7 +79,7 @@ def _site_url(name: str, text: str) -> str:
     """The website's address, links are made from it: Discord refuses a link button whose URL is
     not http(s), and with it the whole reply."""
     url = text.strip().rstrip("/")
-    if url and not re.match(r"^https?://[^\s/]+", url):
+    if url and not re.fullmatch(r"https?://[^\s/]+\S*", url, re.IGNORECASE):
         raise ConfigError(t("config.bad_url", name=name, value=text[:60]))
     return url
 

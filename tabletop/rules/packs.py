@@ -187,9 +187,13 @@ class _Checker:
         elif kind == "texts":
             if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
                 self.error(where, f"'{name}' must be a list of non-empty texts")
-        elif kind == "localized":  # our own words: text in the pack's language, or names by language
-            if not (isinstance(value, str) and value.strip()):
-                self.type(where, name, value, "names")
+        elif kind == "localized":  # our own words: text in the pack's language, or one per language
+            if not (isinstance(value, str) and value.strip()) and not (
+                isinstance(value, dict)
+                and value
+                and all(k in LANGUAGES and isinstance(v, str) and v.strip() for k, v in value.items())
+            ):
+                self.error(where, f"'{name}' must be text, or map languages ({', '.join(LANGUAGES)}) to texts")
         elif kind == "names":
             if not isinstance(value, dict) or not all(
                 k in LANGUAGES and isinstance(v, str) and v.strip() for k, v in value.items()

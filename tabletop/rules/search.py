@@ -44,8 +44,9 @@ from tabletop.rules.lexical import (
 
 MAX_QUERY_CHARS = 200  # longer input is refused by the front ends with a message
 
-# the separators of a rule's number: 79.1, 79-1, 79·1, 79:1, and a Japanese IME's 79。1 or 79、1
-_NUMBER_RE = re.compile(r"^(?:§|제)?\s*(\d{1,4})(?:\s*[.\-·:。、]\s*(\d{1,3}))?\s*[.。]?\s*(?:조|항)?$")
+# the separators of a rule's number: 79.1, 79-1, 79·1, 79:1, and a Japanese IME's 79。1 (its 、 is a
+# comma: 79、80 lists two)
+_NUMBER_RE = re.compile(r"^(?:§|제)?\s*(\d{1,4})(?:\s*[.\-·:。]\s*(\d{1,3}))?\s*[.。]?\s*(?:조|항)?$")
 _INLINE_RULE_RE = re.compile(r"(?<![\d.])(\d{1,4})\.(\d{1,3})(?!\.?\d)")
 # What can only be meant as a rule number, valid or not (79.1.1, .1, -1, 1e9, 30 digits): it opens
 # its rule or nothing, never a rule the words happen to find.
@@ -279,7 +280,7 @@ class SearchEngine:
             rid = f"{int(m.group(1))}.{int(m.group(2))}"
             if s and s.rule(rid):
                 offer(s.id, fusion.NAME_POINTS["inline number"], rid, "number")
-            else:  # said with the pack's range if nothing else answers ('62.0 뭐야?')
+            elif s:  # a section's rule it lacks ('62.0 뭐야?'): its range, if nothing else answers
                 lacking.append(m.group(0))
         # a question's kanji words, read in Korean too
         return replace(question, rkey=rkey, read=crossling.with_reading(repaired), lacking=" ".join(lacking))
@@ -287,7 +288,7 @@ class SearchEngine:
     def _numbers(self, index: PackIndex, question: Question) -> Question:
         """A number, or several written with spaces between (79.1 79.2): each opens its section or
         rule, in the order typed; one the pack lacks makes the question a number it lacks."""
-        parts = question.norm.split()
+        parts = re.split(r"[\s、]+", question.norm.strip("、 "))
         if len(parts) < 2 or not all(_NUMBER_RE.match(p) for p in parts):
             parts = [question.norm]
         lacking = []
@@ -304,11 +305,15 @@ class SearchEngine:
     def _nothing(self, index: PackIndex, question: Question) -> Found:
         """No answer, and why: a rule number the pack does not have (its first and last section
         numbers), or the topics the question names that the document lacks."""
-        if question.number_like or question.lacking:
-            numbers = [s.number for s in index.pack.sections]
-            return Found([], absent_number=(min(numbers), max(numbers)) if numbers else None, number=question.lacking)
+        numbers = [s.number for s in index.pack.sections]
+        span = (min(numbers), max(numbers)) if numbers else None
+        if question.number_like:
+            return Found([], absent_number=span, number=question.lacking)
         read = question.read or crossling.with_reading(self._repaired(index, question.norm))
-        return Found([], missing=self._missing(index, read))
+        missing = self._missing(index, read)  # a topic the document lacks says more than a number
+        if question.lacking and not missing:
+            return Found([], absent_number=span, number=question.lacking)
+        return Found([], missing=missing)
 
     def _highlight(self, index: PackIndex, fused: dict, view: fusion.DenseView | None, words: fusion.WordEvidence) -> None:
         """Each section found by its content opens at the rule that answers best."""

@@ -735,7 +735,7 @@ def test_a_draw_cites_the_ground_combat_rule_only_in_ground_combat(book):
 
 
 def test_other_times_signs_and_a_unit_named_with_dots_are_read(book):
-    assert [len(side(book, s).units) for s in ("보병✕3", "歩兵✖3", "2⨯infantry", "2 [0.0.1]")] == [3, 3, 2, 2]
+    assert [len(side(book, s).units) for s in ("보병✕3", "歩兵✖3", "2⨯infantry", "2 [0.0.1]", "2 Mk2.5@6")] == [3, 3, 2, 2, 2]
 
 
 def test_a_unit_both_ship_and_ground_force_may_stand_on_the_planet(book):

@@ -26,6 +26,7 @@ from tabletop.core.i18n import LOCALES, speaking
         ("LOG_LEVEL", "bogus"),
         ("RULES_SITE_URL", "example.org"),  # a link button without http(s) would make Discord refuse every reply
         ("RULES_SITE_URL", "ftp://example.org"),
+        ("RULES_SITE_URL", "https://rules example.org"),
     ],
 )
 def test_a_value_the_bot_cannot_use_is_a_sentence_naming_the_variable(name, value):
@@ -40,6 +41,7 @@ def test_unset_and_empty_variables_take_their_defaults():
     assert settings.state_pool_size == 8 and settings.log_level == "" and settings.rules_db.name == "rules.db"
     assert config.load({"LOG_LEVEL": "warning", "STATE_POOL_SIZE": " 12 "}).state_pool_size == 12
     assert config.load({"RULES_SITE_URL": " https://rules.example.org/ "}).rules_site_url == "https://rules.example.org"
+    assert config.load({"RULES_SITE_URL": "HTTPS://Rules.example.org/ti4"}).rules_site_url == "HTTPS://Rules.example.org/ti4"
 
 
 @pytest.mark.parametrize("command", [["console"], ["health"], ["run"]])

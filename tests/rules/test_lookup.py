@@ -8,7 +8,7 @@ from tabletop.rules import answers
 from tabletop.rules.answers import UserError
 
 
-@pytest.mark.parametrize("query", ["79.1", "§79.1", "79-1", " 79.1 ", "§ 79.1", "79 . 1", "79。1", "79、1", "７９。１"])
+@pytest.mark.parametrize("query", ["79.1", "§79.1", "79-1", " 79.1 ", "§ 79.1", "79 . 1", "79。1", "７９。１"])
 def test_rule_number_forms(compendium, query):
     r = compendium.search.search(query)[0]
     assert (r.section, r.rule, r.how) == ("79", "79.1", "number")
@@ -34,6 +34,7 @@ def test_a_rule_number_that_does_not_exist_opens_nothing(compendium, number):
 
 def test_several_numbers_open_each_in_the_order_typed_and_a_missing_one_is_named(compendium):
     assert [(r.section, r.rule) for r in compendium.search.search("80 79.1")] == [("80", None), ("79", "79.1")]
+    assert [r.section for r in compendium.search.search("79、80")] == ["79", "80"]  # 、 is a Japanese comma
     assert answers.lookup(compendium, "79.1 79.2", "ti4").rule == "79.1"  # both exist: the first opens
     with pytest.raises(UserError) as err:
         answers.lookup(compendium, "79.1 99", "ti4")
@@ -46,6 +47,9 @@ def test_a_missing_number_inside_a_question_that_nothing_else_answers_gives_the_
             answers.lookup(compendium, question, "ti4")
         assert f"{number}번" in err.value.message and "62–89" in err.value.message, question
     assert answers.lookup(compendium, "79.1번 규칙", "ti4").rule == "79.1"
+    # a decimal that is no rule of the pack's sections, beside a topic the document lacks: the topic
+    assert compendium.search.find("이동 6.2", "ti4").missing[0].name == "이동"
+    assert compendium.search.find("버전 4.0 변경점", "ti4").absent_number is None
 
 
 def test_one_consonant_is_a_letter_not_initials(compendium):

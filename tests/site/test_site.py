@@ -106,6 +106,11 @@ def test_site_command_refuses_a_file_and_builds_a_folder(cli_env, tmp_path):
     assert out.returncode == 1 and "폴더를 주세요" in out.stderr and list(here.iterdir()) == []
     out = run_bot(["site", str(tmp_path / "s")], cli_env)
     assert out.returncode == 0 and (tmp_path / "s" / "ti4" / "79.html").exists()
+    # --locale is the site's language: its own words, and our notes and descriptions
+    out = run_bot(["site", str(tmp_path / "s"), "--locale", "en"], cli_env)
+    index = (tmp_path / "s" / "ti4" / "index.html").read_text(encoding="utf-8")
+    assert out.returncode == 0 and "Rules Reference glossary 62–89" in index and "용어 사전 62–89" not in index
+    assert "supernovas" in (tmp_path / "s" / "ti4" / "74.html").read_text(encoding="utf-8")
 
 
 # --- in a real browser ------------------------------------------------------------------------

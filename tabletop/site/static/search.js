@@ -20,7 +20,7 @@
   const LISTED = 20;  // results a search lists
   // As the bot's (search.py): a rule number; what can only be meant as one (79.1.1, 79조), which
   // opens its rule or nothing; a rule number inside a question; initial consonants (ㅍㄱ).
-  const NUMBER = /^(?:§|제)?\s*(\d{1,4})(?:\s*[.\-·:。、]\s*(\d{1,3}))?\s*[.。]?\s*(?:조|항)?$/;
+  const NUMBER = /^(?:§|제)?\s*(\d{1,4})(?:\s*[.\-·:。]\s*(\d{1,3}))?\s*[.。]?\s*(?:조|항)?$/;
   const NUMBER_LIKE = /^(?:§|제)?[\s\d.\-·:。、e+]*\d[\s\d.\-·:。、e+]*(?:조|항)?$/;
   const INLINE_RULE = /(?<![\d.])(\d{1,4})\.(\d{1,3})(?!\.?\d)/g;
   const CHOSEONG = "ㄱㄲㄴㄷㄸㄹㅁㅂㅃㅅㅆㅇㅈㅉㅊㅋㅌㅍㅎ";
@@ -199,7 +199,7 @@
     const k = key(q);
     if (!k) return [];
     if (NUMBER_LIKE.test(norm)) {  // a number, or several with spaces between, each opening its own
-      const parts = norm.split(" ");
+      const parts = norm.replace(/^[、 ]+|[、 ]+$/g, "").split(/[\s、]+/);  // 、 is a Japanese comma
       const docs = (parts.length > 1 && parts.every((p) => NUMBER.test(p)) ? parts : [norm]).map((p) => {
         const m = p.match(NUMBER);
         return m ? I.numbers[m[2] === undefined ? `${+m[1]}` : `${+m[1]}.${+m[2]}`] : undefined;
