@@ -502,11 +502,12 @@ def _mark_parsers(p: argparse.ArgumentParser) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     features.load()
+    argv = sys.argv[1:] if argv is None else argv
     if hasattr(sys.stdin, "reconfigure"):  # a piped line that is not UTF-8 is refused in a sentence, not fatal
         sys.stdin.reconfigure(errors="surrogateescape")
     top = parser()
     _mark_parsers(top)
-    with speaking(arguments.requested_locale(sys.argv[1:] if argv is None else argv)), arguments.localized_parsing():
+    with speaking(arguments.requested_locale(argv)), arguments.localized_parsing():
         args, extra = top.parse_known_args(argv)
         if extra:
             getattr(args, "_parser", top).error(answers.t("cli.unrecognized") % " ".join(extra))
@@ -516,7 +517,7 @@ def main(argv: list[str] | None = None) -> int:
         _load_dotenv()
     try:
         with speaking(getattr(args, "locale", None)):  # every message of this run, in --locale
-            if any(text.undecodable(arg) for arg in (sys.argv[1:] if argv is None else argv)):
+            if any(text.undecodable(arg) for arg in argv):
                 print(answers.t("input.not_utf8"), file=sys.stderr)
                 return EXIT_USAGE
             config.load()  # a variable the bot cannot use is said now, not by every command

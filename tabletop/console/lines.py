@@ -16,9 +16,8 @@ from tabletop.rules.compendium import compendium_of
 QUIT = ("/quit", "/exit", "quit", "exit")  # words that end a console session
 _OPTION_RE = re.compile(r"(?:^|\s)([A-Za-z][A-Za-z_]{0,31}):(?!//)")  # name:value, not a URL
 MAX_ACTOR = 64  # characters of a name after 'as': a Discord display name is at most 32
-_AS_RE = re.compile(rf"^as\s+([^:]{{1,{MAX_ACTOR}}}):\s*(.*)$", re.IGNORECASE | re.DOTALL)
+_AS_RE = re.compile(rf"^as(?:\s+|\s*(?=:))([^:]{{0,{MAX_ACTOR}}}):\s*(.*)$", re.IGNORECASE | re.DOTALL)  # as NAME: …
 _LONG_AS_RE = re.compile(rf"^as\s+[^:/?]{{{MAX_ACTOR + 1},}}:", re.IGNORECASE)
-_EMPTY_AS_RE = re.compile(r"^as\s*:", re.IGNORECASE)
 
 
 # Quotes players put around a value with spaces, as a shell would want: 'attacker:"2 dread, 1 carrier"'
@@ -95,12 +94,10 @@ def parse_line(line: str, is_game: Callable[[str], bool] | None = None) -> tuple
     actor = None
     if _LONG_AS_RE.match(line):
         raise UserError(t("console.actor_too_long", limit=MAX_ACTOR))
-    if _EMPTY_AS_RE.match(line):
-        raise UserError(t("console.actor_empty"))
     m = _AS_RE.match(line)
     if m:
         actor, line = m.group(1).strip(), m.group(2).strip()
-        if not visible(actor):  # only invisible marks: a voter nobody could tell apart
+        if not visible(actor):  # empty, or only invisible marks: a voter nobody could tell apart
             raise UserError(t("console.actor_empty"))
     if line.startswith("?"):
         return actor, CHAT, {"query": line[1:].strip()}

@@ -98,10 +98,8 @@ _BLANK_LETTERS = frozenset("\u3164\u115f\u1160\uffa0\u2800\u034f")
 def visible(name: str) -> bool:
     """Whether a name shows anything: not only spaces, controls, zero-width or bidirectional
     marks, combining marks or blank letters (two such names could not be told apart)."""
-    return any(
-        ch not in _BLANK_LETTERS and unicodedata.category(ch)[0] not in "CZ" and unicodedata.category(ch) not in ("Mn", "Me")
-        for ch in name
-    )
+    categories = (unicodedata.category(ch) for ch in name if ch not in _BLANK_LETTERS)
+    return any(c[0] not in "CZ" and c not in ("Mn", "Me") for c in categories)
 
 
 _SURROGATE_RE = re.compile("[\ud800-\udfff]")

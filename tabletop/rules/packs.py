@@ -50,6 +50,11 @@ def in_language(texts: dict) -> str:
     return texts.get(current()) or texts.get(AS_WRITTEN) or next(iter(texts.values()), "")
 
 
+def _by_language(value) -> bool:
+    """A mapping of languages to non-empty texts ({en: Bombardment, ja: 爆撃})."""
+    return isinstance(value, dict) and all(k in LANGUAGES and isinstance(v, str) and v.strip() for k, v in value.items())
+
+
 @dataclass(frozen=True)
 class Rule:
     id: str  # "79.1"
@@ -188,16 +193,10 @@ class _Checker:
             if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
                 self.error(where, f"'{name}' must be a list of non-empty texts")
         elif kind == "localized":  # our own words: text in the pack's language, or one per language
-            if not (isinstance(value, str) and value.strip()) and not (
-                isinstance(value, dict)
-                and value
-                and all(k in LANGUAGES and isinstance(v, str) and v.strip() for k, v in value.items())
-            ):
+            if not (isinstance(value, str) and value.strip()) and not (value and _by_language(value)):
                 self.error(where, f"'{name}' must be text, or map languages ({', '.join(LANGUAGES)}) to texts")
         elif kind == "names":
-            if not isinstance(value, dict) or not all(
-                k in LANGUAGES and isinstance(v, str) and v.strip() for k, v in value.items()
-            ):
+            if not _by_language(value):
                 self.error(where, f"'{name}' must map languages ({', '.join(LANGUAGES)}) to names")
         elif kind == "bool" and not isinstance(value, bool):
             self.error(where, f"'{name}' must be true or false")
