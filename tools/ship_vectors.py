@@ -1,5 +1,5 @@
 """Rewrites data/passage_vectors.sqlite3, the vectors shipped with the bundled packs, from the
-passages the rules database is built from now. Run after editing a pack (the test
+passages and search cards the rules database is built from now. Run after editing a pack (the test
 tests/rules/test_dense.py::test_every_bundled_passage_ships_its_vector says when)."""
 
 from __future__ import annotations
@@ -13,8 +13,9 @@ from tabletop.rules import dense, ruledb  # noqa: E402
 
 
 def main() -> int:
-    count = dense.ship(ruledb.passages())
-    print(f"{dense.SHIPPED}: {count} passages", file=sys.stderr)
+    summaries, questions = ruledb.card_texts()
+    count = dense.ship(ruledb.passages() + summaries, queries=questions)
+    print(f"{dense.SHIPPED}: {count} passages, card summaries and card questions", file=sys.stderr)
     return 0
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from tabletop.cli import cards
 from tabletop.core import config
 from tabletop.core.errors import UserError
 from tabletop.core.i18n import t
@@ -13,7 +14,7 @@ from tabletop.packimport.writer import Imported, import_pack
 
 
 def add_parsers(sub) -> None:
-    pack = sub.add_parser("pack", help="rule packs: import a rulebook as a pack").add_subparsers(
+    pack = sub.add_parser("pack", help="rule packs: import a rulebook as a pack, check its search cards").add_subparsers(
         dest="pack_command", required=True
     )
     p = pack.add_parser(
@@ -28,6 +29,7 @@ def add_parsers(sub) -> None:
     p.add_argument("--replace", action="store_true", help="replace a pack with this id")
     p.add_argument("--locale", default="ko", choices=("ko", "en", "ja"), help="the language of the report")
     p.set_defaults(func=main)
+    cards.add_parser(pack)
 
 
 def main(args) -> int:

@@ -177,7 +177,7 @@ def cmd_eval(args) -> int:
         fitted += calibration.ranking_report(ranking)
         result["rankers"] = calibration.rankers(comp, files)
         fitted += calibration.rankers_report(result["rankers"])
-        words_only = tuple(f for f in fusion.ANSWER_FEATURES if f not in ("z", "cosine"))  # what needs no model
+        words_only = tuple(f for f in fusion.ANSWER_FEATURES if f not in ("z", "cosine", "asked", "zq"))  # what needs no model
         for title, dense, features in (("with meaning", True, fusion.ANSWER_FEATURES), ("words only", False, words_only)):
             decision = calibration.leave_one_pack_out(calibration.rows(comp, files, dense), features)
             result[f"answer_decision_{title.replace(' ', '_')}"] = decision

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from tabletop.core import text as rules_text
 from tabletop.core.components import SLUG, Component, Press
 from tabletop.core.errors import UserError
-from tabletop.core.i18n import t
+from tabletop.core.i18n import current, t
 from tabletop.core.render import (
     COLOR_ERROR,
     COLOR_HIGHLIGHT,
@@ -171,6 +171,10 @@ def related_rows(section: Section, related: tuple[RelatedTopic, ...]) -> list[li
 def section_answer(compendium: Compendium, section: Section, rule_id: str | None) -> RuleAnswer:
     blocks: list[str] = []
     highlight_block = None
+    pack = compendium.packs[section.pack]
+    summary = compendium.summary(section, current()) if current() != pack.language else ""
+    if summary:  # a reader of another language first reads what the section rules, as ours
+        blocks.append(f"*{t('card.summary')}: {escape_md(summary)}*")
     if section.part:
         blocks.append(f"__{escape_md(section.part)}__")
     if section.intro:
@@ -194,7 +198,6 @@ def section_answer(compendium: Compendium, section: Section, rule_id: str | None
         ]
         chunks = chunk_lines(names, FIELD_VALUE_MAX)
         related_fields = [(t("related") + (f" ({i + 1})" if len(chunks) > 1 else ""), chunk) for i, chunk in enumerate(chunks)]
-    pack = compendium.packs[section.pack]
     raw_pages = paginate(blocks)
     embeds: list[Embed] = []
     start: int | None = None  # the first page the matched rule is on (a long rule spans several)

@@ -37,6 +37,7 @@ class Compendium:
         self.packs: dict[str, Pack] = {}
         self._sections: dict[tuple[str, str], Section] = {}
         self._related: dict[tuple[str, str], tuple[RelatedTopic, ...]] = {}
+        self._summaries: dict[tuple[str, str], dict[str, str]] = {}
         self.status = ruledb.Status(self.db_path)  # why the answers may be stale, for the admin
         self._load()
 
@@ -96,6 +97,11 @@ class Compendium:
             )
             sections.setdefault(s.pack, []).append(s)
             self._sections[key] = s
+        if self._has("cards"):
+            for pack, section, language, summary in c.execute(
+                "select pack, section, language, text from cards where kind = 'summary'"
+            ):
+                self._summaries.setdefault((pack, section), {})[language] = summary
         lexicons: dict[str, list[Term]] = {}
         for record in self._records("lexicon order by pack, position"):
             lexicons.setdefault(record["pack"], []).append(rows.value(Term, record))
@@ -124,6 +130,11 @@ class Compendium:
     def section_by_number(self, game: str, number: int) -> Section | None:
         pack = self.packs.get(game)
         return next((s for s in pack.sections if s.number == number), None) if pack else None
+
+    def summary(self, section: Section, language: str) -> str:
+        """Our search card's summary of a section in a language ("" when its card has none):
+        shown to a reader of another language than the pack's, labelled as ours."""
+        return self._summaries.get((section.pack, section.id), {}).get(language, "")
 
     def related(self, section: Section) -> tuple[RelatedTopic, ...]:
         return self._related.get((section.pack, section.id), ())

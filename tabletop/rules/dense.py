@@ -93,16 +93,18 @@ class Embedder:
         with self._lock:  # the engine keeps per-call buffers: one call at a time
             return np.asarray(model.query(text), dtype=np.float32)
 
-    def passages(self, texts: list[str]) -> np.ndarray | None:
-        """Unit vectors of passages (rows), or None when the model is unavailable."""
+    def passages(self, texts: list[str], side: str = "passage") -> np.ndarray | None:
+        """Unit vectors of passages (rows), or of questions read as questions (side="query": a
+        search card's questions, compared question to question), or None without the model."""
         model = self._load()
         if model is None:
             return None
+        embed = model.query if side == "query" else model.passage
         out = np.empty((len(texts), DIMENSIONS), dtype=np.float32)
         with self._lock:
             for start in range(0, len(texts), BATCH):
                 chunk = texts[start : start + BATCH]
-                out[start : start + len(chunk)] = model.passage(chunk)
+                out[start : start + len(chunk)] = embed(chunk)
         return out
 
 
@@ -115,16 +117,21 @@ def embedder() -> Embedder:
 
 
 def embed_passages(
-    texts: list[str], model: Embedder | None = None, cache: Path | None = None, shipped: Path | None = None
+    texts: list[str],
+    model: Embedder | None = None,
+    cache: Path | None = None,
+    shipped: Path | None = None,
+    side: str = "passage",
 ) -> np.ndarray | None:
-    """Vectors for passages: from the cache where the same text was embedded before, else from
-    the vectors shipped with the bundled packs (a fresh clone embeds nothing), else the model."""
+    """Vectors for passages (or, side="query", for card questions): from the cache where the
+    same text was embedded before, else from the vectors shipped with the bundled packs (a fresh
+    clone embeds nothing), else the model."""
     model = model or embedder()
-    keys = [passage_key(t) for t in texts]
+    keys = [passage_key(t, side) for t in texts]
     stored = _read_cache(shipped or SHIPPED, keys)
     stored.update(_read_cache(cache or cache_path(), [k for k in keys if k not in stored]))
     todo = [i for i, k in enumerate(keys) if k not in stored]
-    fresh = model.passages([texts[i] for i in todo]) if todo else np.empty((0, DIMENSIONS), np.float32)
+    fresh = model.passages([texts[i] for i in todo], side) if todo else np.empty((0, DIMENSIONS), np.float32)
     if fresh is None:
         return None
     _write_cache(cache or cache_path(), {keys[i]: fresh[n] for n, i in enumerate(todo)})
@@ -137,23 +144,29 @@ def embed_passages(
     return out
 
 
-def passage_key(text: str) -> str:
-    """A vector's key: the model and the exact text, so that a vector is never used for another
-    model's question or an edited rule."""
-    return hashlib.sha256(f"{MODEL_ID}\0{text}".encode()).hexdigest()
+def passage_key(text: str, side: str = "passage") -> str:
+    """A vector's key: the model, the side the model read it as and the exact text, so that a
+    vector is never used for another model's question, the other side or an edited rule."""
+    marked = text if side == "passage" else f"{side}\0{text}"  # passages keep their first keys
+    return hashlib.sha256(f"{MODEL_ID}\0{marked}".encode()).hexdigest()
 
 
-def ship(texts: list[str], path: Path | None = None) -> int:
-    """Write the vectors of exactly these passages to the shipped file (tools/ship_vectors.py)."""
+def ship(texts: list[str], path: Path | None = None, queries: list[str] | None = None) -> int:
+    """Write the vectors of exactly these passages (and card questions, read as questions) to
+    the shipped file (tools/ship_vectors.py)."""
     path = path or SHIPPED
+    queries = queries or []
     vectors = embed_passages(texts, shipped=path)
-    if vectors is None:
+    asked = embed_passages(queries, shipped=path, side="query")
+    if vectors is None or asked is None:
         raise RuntimeError("the embedding model cannot be loaded")
     fresh = path.with_suffix(".tmp")
     fresh.unlink(missing_ok=True)
-    _write_cache(fresh, {passage_key(t): v for t, v in zip(texts, vectors)})
+    rows = {passage_key(t): v for t, v in zip(texts, vectors)}
+    rows.update({passage_key(t, "query"): v for t, v in zip(queries, asked)})
+    _write_cache(fresh, rows)
     fresh.replace(path)
-    return len(texts)
+    return len(texts) + len(queries)
 
 
 def _read_cache(path: Path, keys: list[str]) -> dict[str, np.ndarray]:

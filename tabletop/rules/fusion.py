@@ -34,7 +34,7 @@ its reason and whether it was fitted.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -61,8 +61,22 @@ NAME_POINTS = {
 # its pack, on the players' files, with one pack left out to check that it carries over). All
 # fitted but `pointed`, set by hand: no players' question is a misspelt title alone, and a title
 # nearly typed should still come before what the words merely suggest.
-RANK_FEATURES = ("z", "z2", "coverage", "bm25", "contained", "pointed")
-RANK_WEIGHTS = {"z": 1.09, "z2": 0.71, "coverage": 2.81, "bm25": 1.95, "contained": 1.57, "pointed": 3.0}
+RANK_FEATURES = ("z", "z2", "coverage", "bm25", "contained", "pointed", "zq", "zs")
+# zq, zs: the z of the section's nearest search-card question (question to question) and summary
+# (cards.py). A pack without cards ranks with the weights fitted before cards existed, which
+# carry the meaning in z and z2 alone.
+RANK_WEIGHTS = {"z": 1.09, "z2": 0.71, "coverage": 2.81, "bm25": 1.95, "contained": 1.57, "pointed": 3.0, "zq": 0.0, "zs": 0.0}
+RANK_WEIGHTS_NO_CARDS = {
+    "z": 1.09,
+    "z2": 0.71,
+    "coverage": 2.81,
+    "bm25": 1.95,
+    "contained": 1.57,
+    "pointed": 3.0,
+    "zq": 0.0,
+    "zs": 0.0,
+}
+MEANING_FEATURES = ("z", "z2", "zq", "zs")  # what the model says; the rest is the words'
 RANK_SCALE = 10.0  # a unit of the fitted score is ten points, the name ladder's scale
 # Within a section, the rule to highlight: its BM25 share of the best document's, plus this much
 # per standard deviation of its passage's z (set by hand: the words say which rule holds the
@@ -70,11 +84,34 @@ RANK_SCALE = 10.0  # a unit of the fitted score is ten points, the name ladder's
 RULE_Z_WEIGHT = 0.075
 
 # --- the answer decision ------------------------------------------------------------------------
-ANSWER_FEATURES = ("z", "coverage", "named", "foreign", "cosine", "known")
+ANSWER_FEATURES = ("z", "coverage", "named", "foreign", "cosine", "known", "asked", "zq")
+# asked: the nearest card question's cosine, on the cosine's scale; zq: the best section's
+# (both 0 in a pack without cards, which is decided by the model fitted before cards).
 # Logistic coefficients, fitted (eval --fit on all the players' files, calibration.L2; before the
 # third-result rule, which a refit would trade against `none` honesty: the README says how); the
 # second set is for lexical-only search (no model, or autocomplete), without the meaning's features.
-ANSWER_MODEL = {"intercept": -2.87, "z": 0.62, "coverage": 1.83, "named": 0.69, "foreign": 0.61, "cosine": 2.00, "known": 0.53}
+ANSWER_MODEL = {
+    "intercept": -2.87,
+    "z": 0.62,
+    "coverage": 1.83,
+    "named": 0.69,
+    "foreign": 0.61,
+    "cosine": 2.00,
+    "known": 0.53,
+    "asked": 0.0,
+    "zq": 0.0,
+}
+ANSWER_MODEL_NO_CARDS = {
+    "intercept": -2.87,
+    "z": 0.62,
+    "coverage": 1.83,
+    "named": 0.69,
+    "foreign": 0.61,
+    "cosine": 2.00,
+    "known": 0.53,
+    "asked": 0.0,
+    "zq": 0.0,
+}
 ANSWER_MODEL_WORDS_ONLY = {
     "intercept": -0.99,
     "z": 0.0,
@@ -83,6 +120,8 @@ ANSWER_MODEL_WORDS_ONLY = {
     "foreign": 0.36,
     "cosine": 0.0,
     "known": 1.54,
+    "asked": 0.0,
+    "zq": 0.0,
 }
 # The best cosine enters as (cosine - 0.8) / 0.1: e5's cosines sit near 0.8 and a tenth is a large
 # step, so its coefficient reads on the scale of the others' (a rescaling: the fit is the same).
@@ -115,7 +154,17 @@ def rank_features(section: str, view: DenseView | None, words: WordEvidence, how
         "bm25": words.bm25.get(section, 0.0),
         "contained": words.contained.get(section, 0.0),
         "pointed": float(how in POINTED),
+        "zq": view.question_z.get(section, 0.0) if view is not None else 0.0,
+        "zs": view.summary_z.get(section, 0.0) if view is not None else 0.0,
     }
+
+
+def has_cards(view: DenseView | None) -> bool:
+    return view is not None and bool(view.question_z)
+
+
+def rank_weights(view: DenseView | None) -> dict[str, float]:
+    return RANK_WEIGHTS if has_cards(view) else RANK_WEIGHTS_NO_CARDS
 
 
 def fuse(best: dict[str, list], view: DenseView | None, words: WordEvidence) -> dict[str, list]:
@@ -127,27 +176,32 @@ def fuse(best: dict[str, list], view: DenseView | None, words: WordEvidence) -> 
     sections = set(best) | set(words.coverage) | set(words.contained) | (set(view.section_z) if view else set())
     out: dict[str, list] = {}
     words_score: dict[str, float] = {}  # the same score without the meaning: the words' ranking
+    meaning_score: dict[str, float] = {}  # the meaning's part alone: its ranking
+    weights = rank_weights(view)
     for section in sorted(sections):  # sorted: ties fall the same way in every process
         entry = best.get(section)
+        how = entry[2] if entry else None
+        x = rank_features(section, view, words, how)
+        meaning = RANK_SCALE * sum(weights[f] * x[f] for f in MEANING_FEATURES)
+        if view is not None:  # (without cards the meaning's first choice is its best passage's)
+            meaning_score[section] = meaning if has_cards(view) else x["z"]
         if entry and entry[2] in NAME_SIGNALS:
             out[section] = list(entry)
             continue
-        how = entry[2] if entry else None
-        x = rank_features(section, view, words, how)
-        score = RANK_SCALE * sum(RANK_WEIGHTS[f] * x[f] for f in RANK_FEATURES)
+        score = RANK_SCALE * sum(weights[f] * x[f] for f in RANK_FEATURES)
         if ceiling is not None:
             score = min(score, ceiling - 1)
         if not how:
             how = "contains" if x["contained"] else "text" if x["coverage"] else "dense"
         out[section] = [score, entry[1] if entry else None, how]
         if x["coverage"] or x["contained"] or x["bm25"] or how in POINTED:  # the words found it
-            words_score[section] = score - RANK_SCALE * sum(RANK_WEIGHTS[f] * x[f] for f in ("z", "z2"))
+            words_score[section] = score - meaning
     if view is not None:
-        firsts = [max(sorted(view.section_z), key=view.section_z.__getitem__)]
+        firsts = [max(sorted(meaning_score), key=meaning_score.__getitem__)]
         if words_score:
             firsts.append(max(words_score, key=words_score.__getitem__))
         _keep_first_choices(out, [s for s in firsts if out[s][2] not in NAME_SIGNALS], ceiling)
-        choices = _first_two(view.section_z) + _first_two(words_score)
+        choices = _first_two(meaning_score) + _first_two(words_score)
         _third_among_choices(out, {s for s in choices if out[s][2] not in NAME_SIGNALS})
     return out
 
@@ -207,8 +261,16 @@ def evidence(
         x["foreign"] = foreign
         x["cosine"] = (view.best_cosine - COSINE_CENTRE) / COSINE_STEP if view is not None else 0.0
         x["known"] = words.known
+        x["asked"] = (view.question_cosine - COSINE_CENTRE) / COSINE_STEP if view is not None and has_cards(view) else 0.0
         out[section] = x
     return out
+
+
+def answer_model(view: DenseView | None) -> dict[str, float]:
+    """The decision for what the search knows: the meaning with cards, without, or no meaning."""
+    if view is None:
+        return ANSWER_MODEL_WORDS_ONLY
+    return ANSWER_MODEL if has_cards(view) else ANSWER_MODEL_NO_CARDS
 
 
 def probability(values: dict[str, float], model: dict[str, float]) -> float:
@@ -216,24 +278,55 @@ def probability(values: dict[str, float], model: dict[str, float]) -> float:
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, logit))))
 
 
-def confidences(evidence: dict[str, dict[str, float] | None], with_meaning: bool) -> dict[str, float]:
+def confidences(evidence: dict[str, dict[str, float] | None], view: DenseView | None) -> dict[str, float]:
     """Section -> the probability that it answers the question (1 where the player named it)."""
-    model = ANSWER_MODEL if with_meaning else ANSWER_MODEL_WORDS_ONLY
+    model = answer_model(view)
     return {s: 1.0 if values is None else probability(values, model) for s, values in evidence.items()}
+
+
+@dataclass(frozen=True)
+class CardVectors:
+    """A pack's search cards as the model read them (cards.py): its questions (question side)
+    and summaries (passage side), each row with its section, and each question's rule."""
+
+    questions: np.ndarray
+    question_sections: list[str]
+    question_rules: list[str | None]
+    summaries: np.ndarray
+    summary_sections: list[str]
 
 
 @dataclass(frozen=True)
 class DenseView:
     """One question's dense evidence over one pack: a z-score per section (its best passage)
-    and per passage, on the same scale; the best cosine; a z per section of its two best."""
+    and per passage, on the same scale; the best cosine; a z per section of its two best; and,
+    where the pack has cards, the z of each section's nearest card question and summary, the
+    best card question's cosine and, per section, the rule its nearest card question names."""
 
     section_z: dict[str, float]
     doc_z: np.ndarray
     best_cosine: float = 0.0  # the best passage's cosine: how close the pack comes at all
     section_z2: dict[str, float] = field(default_factory=dict)  # z of its two best passages' mean
+    question_z: dict[str, float] = field(default_factory=dict)
+    summary_z: dict[str, float] = field(default_factory=dict)
+    question_cosine: float = 0.0  # 0: the pack has no card questions
+    question_rule: dict[str, str | None] = field(default_factory=dict)
 
 
-def dense_view(matrix: np.ndarray, doc_sections: list[str], query: np.ndarray) -> DenseView | None:
+def _z_by_section(sections: list[str], sims: list[float]) -> tuple[dict[str, float], dict[str, float]]:
+    """Each section's best similarity, and its distance from the sections' mean in deviations."""
+    best: dict[str, float] = {}
+    for section, sim in zip(sections, sims):
+        if sim > best.get(section, -2.0):
+            best[section] = sim
+    values = np.fromiter(best.values(), dtype=np.float64)
+    spread, mean = (float(values.std()) or 1.0, float(values.mean())) if len(values) else (1.0, 0.0)
+    return best, {s: (v - mean) / spread for s, v in best.items()}
+
+
+def dense_view(
+    matrix: np.ndarray, doc_sections: list[str], query: np.ndarray, cards: CardVectors | None = None
+) -> DenseView | None:
     if not len(matrix):
         return None
     sims = matrix @ query
@@ -248,12 +341,22 @@ def dense_view(matrix: np.ndarray, doc_sections: list[str], query: np.ndarray) -
     pair = {s: float(np.mean(sorted(v)[-2:])) for s, v in by_section.items()}
     pvalues = np.fromiter(pair.values(), dtype=np.float64)
     pspread, pmean = float(pvalues.std()) or 1.0, float(pvalues.mean())
-    return DenseView(
+    view = DenseView(
         {s: (v - mean) / spread for s, v in best.items()},
         (sims - mean) / spread,
         float(values.max()),
         {s: (v - pmean) / pspread for s, v in pair.items()},
     )
+    if cards is None or not len(cards.questions):
+        return view
+    asked = (cards.questions @ query).tolist()
+    nearest, question_z = _z_by_section(cards.question_sections, asked)
+    _, summary_z = _z_by_section(cards.summary_sections, (cards.summaries @ query).tolist()) if len(cards.summaries) else ({}, {})
+    rule: dict[str, str | None] = {}
+    for section, sim, r in zip(cards.question_sections, asked, cards.question_rules):
+        if sim >= nearest[section] and section not in rule:
+            rule[section] = r
+    return replace(view, question_z=question_z, summary_z=summary_z, question_cosine=max(asked), question_rule=rule)
 
 
 def best_rule(docs: list[tuple[int, str | None]], view: DenseView | None, doc_scores: dict[int, float]) -> str | None:

@@ -7,12 +7,13 @@ A pack is a folder ``rules/<pack id>/`` holding ``pack.yaml`` and one YAML file 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import yaml
 
 from tabletop.core.i18n import current, lang
+from tabletop.rules import cards
 
 LANGUAGES = ("ko", "en", "ja")
 ITEM_KINDS = ("bullet", "step", "para", "row")  # row: a table row, its cells as a list
@@ -132,6 +133,7 @@ class Pack:
     description: dict = field(default_factory=dict)  # what part of the rules it holds, by language
     numbering: str = "source"  # "source": rule numbers are the document's; "generated": ours
     lexicon: tuple[Term, ...] = ()
+    cards: dict = field(default_factory=dict)  # section id -> its search card (cards.py)
 
     def name(self, locale: str | None = None) -> str:
         return self.names.get(lang(locale or current()), self.names["ko"])
@@ -388,6 +390,7 @@ def load_pack(folder: Path, root: Path | None = None) -> Pack:
         messages += checker.messages
 
     sections: list[Section] = []
+    found_cards: dict[str, cards.Card] = {}
     for path in sorted(folder.glob("*.yaml")):
         if path.name in ("pack.yaml", LEXICON_FILE):
             continue
@@ -396,7 +399,17 @@ def load_pack(folder: Path, root: Path | None = None) -> Pack:
         section = _check_section(data, folder.name, checker) if data is not None else None
         messages += checker.messages
         if section:
-            sections.append(Section(**{**section.__dict__, "file": rel(path)}))
+            card, problems = cards.load(cards.card_path(path), section, rel(cards.card_path(path)))
+            messages += problems
+            if card is not None:
+                found_cards[section.id] = card
+                names = {k: v for k, v in card.names.items() if v and k != (meta or {}).get("language")}
+                section = replace(section, names={**names, **section.names})
+            sections.append(replace(section, file=rel(path)))
+    section_files = {Path(s.file).name for s in sections}
+    for orphan in sorted((folder / cards.FOLDER).glob("*.yaml")):
+        if orphan.name not in section_files:
+            messages.append(f"{rel(orphan)}: a card needs a section file of the same name ({orphan.name})")
     ids: dict[str, str] = {}
     numbers: dict[int, str] = {}
     for s in sections:
@@ -419,6 +432,7 @@ def load_pack(folder: Path, root: Path | None = None) -> Pack:
         numbering=meta.get("numbering", "source"),
         sections=tuple(sorted(sections, key=lambda s: s.number)),
         lexicon=lexicon,
+        cards=found_cards,
     )
 
 

@@ -24,9 +24,9 @@ from tabletop.rules.packs import Pack, PackError, Rule, Section, Term, load_pack
 log = logging.getLogger(__name__)
 
 # Bump when the database layout or the tokeniser changes, so old databases are rebuilt.
-SCHEMA_VERSION = "8"
+SCHEMA_VERSION = "9"
 # The fields of a pack and of a section kept in tables of their own (rows.py makes the rest columns)
-PACK_APART = ("sections", "lexicon")
+PACK_APART = ("sections", "lexicon", "cards")
 SECTION_APART = ("aliases", "rules", "related")
 # The code that turns the YAML into the database: a change to any of it also needs a rebuild.
 _HERE = Path(__file__).parent
@@ -36,6 +36,7 @@ BUILD_CODE = (
     _HERE / "tokenizing.py",
     _HERE / "morph.py",
     _HERE / "packs.py",
+    _HERE / "cards.py",
     _HERE / "rows.py",
     _HERE / "dense.py",
     _HERE / "crossling.py",
@@ -105,6 +106,34 @@ def passages(rules_dir: Path | None = None) -> list[str]:
     return [passage for pack in load_packs(rules_dir) for *_, passage in _parts(pack)]
 
 
+def card_texts(rules_dir: Path | None = None) -> tuple[list[str], list[str]]:
+    """Every card summary (read as a passage) and card question (read as a question) in every
+    pack (tools/ship_vectors.py ships their vectors too)."""
+    rules_dir = rules_dir or config.rules_dir()
+    rows_ = [r for pack in load_packs(rules_dir) for r in _card_rows(pack)]
+    return [r["text"] for r in rows_ if r["kind"] == "summary"], [r["text"] for r in rows_ if r["kind"] == "question"]
+
+
+def _card_rows(pack: Pack) -> list[dict]:
+    """The pack's search cards, a row per sentence (cards.py)."""
+    return [
+        {"pack": pack.id, "section": sid, "point": point, "rule": rule, "kind": kind, "language": language, "text": text_}
+        for sid, card in pack.cards.items()
+        for kind, point, rule, language, text_ in card.texts()
+    ]
+
+
+def _embedded_cards(rows_: list[dict]) -> list[dict]:
+    """Card rows with their vectors: summaries read as passages, questions as questions (the
+    player's question meets them question to question)."""
+    for kind, side in (("summary", "passage"), ("question", "query")):
+        chosen = [r for r in rows_ if r["kind"] == kind]
+        vectors = dense.embed_passages([r["text"] for r in chosen], side=side)
+        for i, row in enumerate(chosen):
+            row["vector"] = dense.to_blob(vectors[i]) if vectors is not None else None
+    return rows_
+
+
 def _doc_rows(pack: Pack, analyzer: morph.Analyzer) -> list[dict]:
     """Search documents, analysed once here, each with its lemmas, bigrams and unigrams, and the
     passage the embedding model reads."""
@@ -163,6 +192,7 @@ def _write(db: sqlite_utils.Database, packs: list[Pack], digest: str, analyzer: 
     for p in packs:
         _write_sections(db, p)
         db.table("docs").insert_all(_embedded(_doc_rows(p, analyzer)), columns={"vector": bytes})
+        db.table("cards").insert_all(_embedded_cards(_card_rows(p)), columns={"vector": bytes})
         _write_lexicon(db, p)
     for table, columns in (("aliases", ["pack", "section"]), ("related", ["pack", "section"])):
         if db.table(table).exists():
@@ -176,6 +206,9 @@ def _create_optional_tables(db: sqlite_utils.Database) -> None:
     db.table("aliases").create({"pack": str, "section": str, "alias": str})
     db.table("related").create({"pack": str, "section": str, "position": int, "name": str, "target": str})
     db.table("lexicon").create(rows.columns(Term, pack=str, position=int), pk=("pack", "position"))
+    db.table("cards").create(
+        {"pack": str, "section": str, "point": int, "rule": str, "kind": str, "language": str, "text": str, "vector": bytes}
+    )
 
 
 def _write_sections(db: sqlite_utils.Database, p: Pack) -> None:

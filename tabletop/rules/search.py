@@ -135,6 +135,7 @@ class SearchEngine:
         self.ranks_words = True  # False: the meaning alone ranks (eval's check that fusion loses nothing)
         self._indexes: dict[str, PackIndex] = {}
         self._vectors: dict[str, np.ndarray] = {}
+        self._cards: dict[str, fusion.CardVectors | None] = {}
         # a question asked again (and eval --fit reads each question several times)
         self._embed = functools.lru_cache(maxsize=2048)(self.embedder.query)
 
@@ -156,6 +157,7 @@ class SearchEngine:
             docs, vectors = self._load_docs(game)
             index = PackIndex(pack, docs, counts, outside, self.analyzer)
             self._vectors[game] = vectors  # before the index: a search that finds one finds both
+            self._cards[game] = self._load_cards(game)
             self._indexes[game] = index
         return self._indexes.get(game) if isinstance(game, str) else None
 
@@ -174,6 +176,25 @@ class SearchEngine:
             blobs.append(blob)
         complete = all(b is not None for b in blobs)
         return docs, dense.from_blobs([b for b in blobs if b is not None] if complete else [])
+
+    def _load_cards(self, game: str) -> fusion.CardVectors | None:
+        """The pack's search cards as the model read them (None: no cards, or not embedded)."""
+        if not self.conn.execute("select 1 from sqlite_master where type = 'table' and name = 'cards'").fetchone():
+            return None
+        rows = self.conn.execute(
+            "select section, rule, kind, vector from cards where pack = ? order by rowid", (game,)
+        ).fetchall()
+        if not rows or any(r[3] is None for r in rows):
+            return None
+        questions = [r for r in rows if r[2] == "question"]
+        summaries = [r for r in rows if r[2] == "summary"]
+        return fusion.CardVectors(
+            dense.from_blobs([r[3] for r in questions]),
+            [r[0] for r in questions],
+            [r[1] for r in questions],
+            dense.from_blobs([r[3] for r in summaries]),
+            [r[0] for r in summaries],
+        )
 
     @property
     def dense_available(self) -> bool:
@@ -207,7 +228,7 @@ class SearchEngine:
         qvec = self._embed(self.embedding_text(index, query, read))
         if qvec is None:
             return None
-        return fusion.dense_view(vectors, [d.section for d in index.docs], qvec)
+        return fusion.dense_view(vectors, [d.section for d in index.docs], qvec, self._cards.get(index.pack.id))
 
     # -------------------------------------------------------------------------------------
 
@@ -237,7 +258,7 @@ class SearchEngine:
         view = self._dense_view(index, question.norm, question.read) if dense else None
         fused = fusion.fuse(question.named, view, words)
         evidence = fusion.evidence(fused, view, words, crossling.foreign_share(question.raw, index.pack.language))
-        confidence = fusion.confidences(evidence, view is not None)
+        confidence = fusion.confidences(evidence, view)
         if not fused or confidence[max(fused, key=lambda sid: fused[sid][0])] < self.answer_threshold:
             return self._nothing(index, question)
         self._highlight(index, fused, view, words)

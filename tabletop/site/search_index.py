@@ -99,7 +99,7 @@ def build(compendium: Compendium, pack_id: str) -> dict:
         "bigram": BIGRAM_WEIGHT,
         "siblings": SIBLING_SHARE,
         # the bot's ranking by the words alone (fusion.RANK_WEIGHTS without the meaning's)
-        "rank": {f: fusion.RANK_WEIGHTS[f] for f in ("coverage", "bm25", "contained")},
+        "rank": {f: fusion.RANK_WEIGHTS_NO_CARDS[f] for f in ("coverage", "bm25", "contained")},
         "contained": fusion.NAME_POINTS["contained"] / 100,
         "maxChars": MAX_QUERY_CHARS,  # the bot reads no more of a question
         "meaning": _meaning(compendium, pack_id, len(docs)),  # None from build.py where it has no vectors
@@ -140,7 +140,7 @@ def _meaning(compendium: Compendium, pack_id: str, docs: int) -> dict:
     forms = [[key, kind, term, list(lemmas)] for lemmas, key, term, _, kind in (index.forms if index else ())]
     return {
         "vectors": docs,
-        "weights": {f: fusion.RANK_WEIGHTS[f] for f in ("z", "z2")},
+        "weights": {f: fusion.RANK_WEIGHTS_NO_CARDS[f] for f in ("z", "z2")},
         "scale": fusion.RANK_SCALE,  # a unit of the fitted score in the name ladder's points
         "ruleZ": fusion.RULE_Z_WEIGHT,
         "shown": fusion.SHOWN,
@@ -150,7 +150,7 @@ def _meaning(compendium: Compendium, pack_id: str, docs: int) -> dict:
         # the bot's answer decision, for a question none of whose words the pack knows (its
         # words' features are then all 0, and the rest is the meaning's)
         "answer": {
-            **{f: fusion.ANSWER_MODEL[f] for f in ("intercept", "z", "named", "foreign", "cosine")},
+            **{f: fusion.ANSWER_MODEL_NO_CARDS[f] for f in ("intercept", "z", "named", "foreign", "cosine")},
             "centre": fusion.COSINE_CENTRE,
             "step": fusion.COSINE_STEP,
             "threshold": fusion.ANSWER_THRESHOLD,
