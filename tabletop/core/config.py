@@ -48,6 +48,30 @@ def _path(name: str, text: str) -> Path:
     return Path(text)
 
 
+def _file(name: str, text: str) -> Path:
+    """A file the bot writes and renames into place (the rules database, the vector cache): it
+    must be a regular file or not yet exist, in a folder (a rename over /dev/null replaced the
+    device, and a fifo hung the first read)."""
+    path = _path(name, text)
+    if path.exists() and not path.is_file():
+        raise ConfigError(t("config.not_a_file", name=name, path=text[:200]))
+    for parent in path.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise ConfigError(t("config.parent_not_folder", name=name, path=text[:200], parent=str(parent)[:200]))
+            break
+    return path
+
+
+def _folder(name: str, text: str) -> Path:
+    """A folder the bot reads (the rule packs): it must exist and be a folder."""
+    path = _path(name, text)
+    if not path.is_dir():
+        key = "config.not_a_folder" if path.exists() else "config.no_folder"
+        raise ConfigError(t(key, name=name, path=text[:200]))
+    return path
+
+
 def _count(low: int, high: int) -> Callable[[str, str], int]:
     def read(name: str, text: str) -> int:
         if not re.fullmatch(r"[0-9]+", text.strip()) or not low <= int(text) <= high:  # not "²" or "٣"
@@ -87,14 +111,14 @@ def _site_url(name: str, text: str) -> str:
 # (field, variable, default, reader). A default is text, as the variable would hold it.
 VARIABLES: tuple[tuple[str, str, Callable[[], str], Callable[[str, str], object]], ...] = (
     # the rule packs; a folder outside the checkout (a volume) keeps imported packs across images
-    ("rules_dir", "RULES_DIR", lambda: str(RULES_DIR), _path),
-    ("rules_db", "RULES_DB", lambda: str(DATA_DIR / "rules.db"), _path),
+    ("rules_dir", "RULES_DIR", lambda: str(RULES_DIR), _folder),
+    ("rules_db", "RULES_DB", lambda: str(DATA_DIR / "rules.db"), _file),
     ("state_db", "STATE_DB", lambda: str(DATA_DIR / "state.db"), _text),
     # one connection per worker thread; a dozen processes at 8 stay under PostgreSQL's default
     # max_connections (100); past 64 one process would starve the others
     ("state_pool_size", "STATE_POOL_SIZE", lambda: "8", _count(1, 64)),
     ("log_level", "LOG_LEVEL", lambda: "", _level),
-    ("embeddings_cache", "EMBEDDINGS_CACHE", lambda: str(DATA_DIR / "embeddings.db"), _path),
+    ("embeddings_cache", "EMBEDDINGS_CACHE", lambda: str(DATA_DIR / "embeddings.db"), _file),
     ("rules_site_url", "RULES_SITE_URL", lambda: "", _site_url),
     ("heartbeat_file", "HEARTBEAT_FILE", lambda: "", _text),
     # ~ left as written when the process has no home (an unknown uid in a container): only the

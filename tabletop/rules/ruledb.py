@@ -5,6 +5,7 @@ pack never leaves a half-written or missing database behind.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import logging
 import os
@@ -262,6 +263,9 @@ def build(rules_dir: Path | None = None, db_path: Path | None = None) -> dict:
         finally:
             conn.close()
         os.chmod(tmp_name, 0o644)  # readable by any uid (a container may run as another user)
+        for target in (db_path, user_dictionary_path(db_path)):  # never rename over a device or a fifo
+            if target.exists() and not target.is_file():
+                raise IsADirectoryError(errno.EISDIR if target.is_dir() else errno.EINVAL, "not a regular file", str(target))
         if userdic:
             os.replace(userdic, user_dictionary_path(db_path))
         os.replace(tmp_name, db_path)
@@ -337,7 +341,7 @@ def ensure_served(rules_dir: Path | None = None, db_path: Path | None = None) ->
     except PackError as exc:
         problems, kind = tuple(exc.messages), "invalid"
     except OSError as exc:  # a read-only image, another user's files
-        problems, kind = (f"{db_path.parent}: {exc.strerror or exc}",), "unwritable"
+        problems, kind = (f"RULES_DB={db_path}: {exc.strerror or exc}",), "unwritable"
     log.warning("rules database not rebuilt (%s): %s", kind, "; ".join(problems[:5]))
     return Status(db_path if stored is not None else None, problems, kind)
 

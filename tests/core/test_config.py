@@ -13,7 +13,7 @@ from run_bot import run_bot
 
 import bot
 from tabletop.core import config
-from tabletop.core.i18n import LOCALES, speaking
+from tabletop.core.i18n import LOCALES, speaking, t
 
 
 @pytest.mark.parametrize(
@@ -94,3 +94,43 @@ def test_a_process_with_no_home_still_reads_its_configuration(monkeypatch):
     monkeypatch.delenv("XDG_STATE_HOME", raising=False)
     monkeypatch.setattr(pwd, "getpwuid", nobody)
     assert config.load().state_pool_size == 8
+
+
+def _not_files(tmp_path: Path) -> dict[str, str]:
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "plain").write_text("x", encoding="utf-8")
+    return {
+        "device": "/dev/null",
+        "fifo": str(fifo),
+        "folder": str(tmp_path / "folder"),
+        "under a file": str(tmp_path / "plain" / "rules.db"),
+    }
+
+
+@pytest.mark.parametrize("name", ["RULES_DB", "EMBEDDINGS_CACHE"])
+def test_a_database_path_that_is_no_regular_file_is_refused_naming_the_variable(tmp_path, name):
+    for kind, path in _not_files(tmp_path).items():
+        for locale in LOCALES:
+            with speaking(locale), pytest.raises(config.ConfigError) as refused:
+                config.load({name: path})
+            assert name in refused.value.message and path in refused.value.message, kind
+
+
+@pytest.mark.parametrize("kind", ["device", "fifo"])
+def test_the_rules_database_never_replaces_a_device_or_a_fifo(cli_env, tmp_path, kind):
+    path = _not_files(tmp_path)[kind]
+    before = os.stat(path)
+    done = run_bot(["rule", "79.1"], {**cli_env, "RULES_DB": path}, timeout=60)
+    after = os.stat(path)
+    assert done.returncode == 2 and "RULES_DB" in done.stderr and "Traceback" not in done.stderr
+    assert (after.st_mode, after.st_ino, after.st_rdev) == (before.st_mode, before.st_ino, before.st_rdev)
+    assert not Path(path + ".userdic").exists() and not list(Path(path).parent.glob(".rules-*"))
+
+
+@pytest.mark.parametrize("value, key", [("/nonexistent/rules", "config.no_folder"), ("/etc/passwd", "config.not_a_folder")])
+def test_a_rules_folder_that_is_not_one_is_blamed_on_rules_dir(value, key):
+    with pytest.raises(config.ConfigError) as refused:
+        config.load({"RULES_DIR": value})
+    assert refused.value.message == t(key, name="RULES_DIR", path=value)
