@@ -254,13 +254,13 @@ def _invasion(values: Invasion, book: UnitBook) -> Fight:
     typed = (values.defender or "").strip()  # empty: only structures defend the planet
     defender = parse_side(typed, book, "defender") if typed else Side(units=[])
     _on_the_planet(defender, "defender")
+    if values.pds:  # the planet's structures defend with it: a loss order may name them (a Hel-Titan)
+        _add_structures(defender, parse_side(values.pds, book, "pds"), book)
     landing.order = parse_order(values.landing_order, book, landing)
     defender.order = parse_order(values.defender_order, book, defender)
     landing = with_modifier(landing, check_modifier(values.attacker_mod or 0, "attacker_mod"))
     defender = with_modifier(defender, check_modifier(values.defender_mod or 0, "defender_mod"))
     landing.effects, landing.effect_names = _merged_effects(ships, landing)
-    if values.pds:
-        _add_structures(defender, parse_side(values.pds, book, "pds"), book)
     pds = sum(u.type == "pds" for u in defender.units)
     if pds > MAX_PDS_PER_PLANET:
         raise UserError(t("combat.too_many_pds", count=pds, limit=MAX_PDS_PER_PLANET))

@@ -759,3 +759,14 @@ def test_a_ship_on_the_planets_side_is_refused_not_fought(book, kind, spec, ship
     with pytest.raises(UserError) as exc:
         build_fight(kind, spec, book)
     assert ship in exc.value.message and "행성" in exc.value.message
+
+
+def test_a_loss_order_may_name_a_structure_that_fights_on_the_planet(book):
+    """The Hel-Titan is a PDS and a ground force: named in the defender's loss order, it is on
+    that side (it was refused as absent: the order was read before the structures joined)."""
+    options = {"ships": "2 dreadnought", "landing": "4 infantry", "defender": "2 infantry", "pds": "1 hel-titan"}
+    fight = build_fight("invade", {**options, "defender_order": "hel-titan"}, book)
+    assert fight.defender.order == ["hel-titan"]
+    assert "hel-titan" in [u.id for u in fight.defender.units]
+    with pytest.raises(UserError):  # a unit on no side is still refused
+        build_fight("invade", {**options, "defender_order": "mech"}, book)
