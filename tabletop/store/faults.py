@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import re
 import sqlite3
-from urllib.parse import unquote
+from urllib.parse import quote, unquote
 
 from tabletop.core.i18n import Sentence, sentence
 
@@ -94,16 +94,31 @@ def first_line(exc: BaseException) -> str:
 
 # A URL's user:password@ and a conninfo's password=…, wherever they appear in a text. The mask
 # is no markdown (*** would turn bold in a chat and vanish).
-_URL_PASSWORD = re.compile(r"(://[^:/@?\s]*):[^@\s]*@")
+# A password may itself hold @, : or / (typed unencoded): it runs to the last @ before the query.
+_URL_PASSWORD = re.compile(r"(://[^:/@?\s]*):[^\s?]*@")
 _KEYWORD_PASSWORD = re.compile(r"(password\s*=\s*)('[^']*'|[^&\s]*)", re.IGNORECASE)
 MASK = "•••"
 
 
 def passwords_in(url: str) -> set[str]:
     """The password a URL or conninfo carries, as written and percent-decoded."""
-    found = {m.group(0).split(":", 1)[1][:-1] for m in re.finditer(r"(?<=://)[^:/@?\s]*:[^@\s]*@", url)}
+    found = {m.group(0).split(":", 1)[1][:-1] for m in re.finditer(r"(?<=://)[^:/@?\s]*:[^\s?]*@", url)}
     found |= {m.group(2).strip("'") for m in _KEYWORD_PASSWORD.finditer(url)}
     return {form for secret in found if secret for form in (secret, unquote(secret))}
+
+
+def unambiguous(url: str) -> str:
+    """A postgresql:// URL whose user and password are percent-encoded, the password running to
+    the last @ before the query: a driver reading 'alice:my@Secret@host' would take 'my' for the
+    password and 'Secret@host' for the host, and quote that host in its errors."""
+    scheme, sep, rest = url.partition("://")
+    before_query, _, query = rest.partition("?")
+    at = before_query.rfind("@")
+    if not sep or at < 0:
+        return url
+    user, colon, password = before_query[:at].partition(":")
+    userinfo = quote(unquote(user), safe="") + (":" + quote(unquote(password), safe="") if colon else "")
+    return f"{scheme}://{userinfo}@{before_query[at + 1 :]}" + (f"?{query}" if query else "")
 
 
 def hide_passwords(text: str) -> str:

@@ -29,7 +29,7 @@ from tabletop.core.i18n import Sentence, sentence, t
 from tabletop.core.limits import time_left
 from tabletop.core.logs import add_secret
 from tabletop.store.base import STORE_WAIT, StateStore, StateUnavailable
-from tabletop.store.faults import cause, first_line, hide_passwords, logged, passwords_in
+from tabletop.store.faults import cause, first_line, hide_passwords, logged, passwords_in, unambiguous
 from tabletop.store.schema import migrations, render
 
 log = logging.getLogger(__name__)
@@ -109,6 +109,9 @@ class PostgresState(StateStore):
 
     def __init__(self, url: str, pool_size: int | None = None):
         super().__init__()
+        for secret in passwords_in(url):  # as typed too: a message may quote the URL as given
+            add_secret(secret)
+        url = unambiguous(url)
         self.url = url
         self.target = shown(url)
         for secret in passwords_in(url):  # whatever a driver message quotes, no log line shows it

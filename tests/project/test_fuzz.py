@@ -18,6 +18,7 @@ from discord_fakes import FakeBot, FakeInteraction, FakeUser
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 from hypothesis.database import DirectoryBasedExampleDatabase
+from run_bot import run_bot
 
 from cogs.commands import slash
 from cogs.errors import answer_error
@@ -286,3 +287,19 @@ def test_no_site_folder_ends_in_a_traceback(rules_db, tmp_path_factory, where):
     assert code == 1 and "Traceback" not in err.getvalue() and "error:" not in err.getvalue(), err.getvalue()
     assert err.getvalue().strip().count("\n") == 0  # one sentence
     assert sorted(p.name for p in here.iterdir()) == ["afile"]
+
+
+@pytest.mark.parametrize("password", ["my@SecretPart", "co:lon@Hidden9", "sla/sh@Slashed7", "pct%40Encoded8", "a@b@Twice55"])
+def test_no_piece_of_a_password_with_at_colon_slash_or_percent_is_shown(cli_env, password):
+    """A password typed unencoded runs to the last @: the driver was given 'my' as the password
+    and 'SecretPart@127.0.0.1' as the host, and quoted that host in every refusal and log line."""
+    import re as re_
+
+    url = f"postgresql://alice:{password}@127.0.0.1:1/x"
+    pieces = {p for p in re_.split(r"[@:/]|%40", password) if len(p) >= 4}
+    out = run_bot(["health"], {**cli_env, "STATE_DB": url}, timeout=60)
+    console = run_bot(["console"], {**cli_env, "STATE_DB": url}, stdin="/agenda show\n", timeout=60)
+    for text in (out.stdout + out.stderr, console.stdout + console.stderr):
+        assert "127.0.0.1" in text  # the refusal was shown, with the host
+        for piece in pieces:
+            assert piece not in text, (piece, text)
