@@ -65,9 +65,10 @@ def cli_env(tmp_path, rules_db):
 @pytest.fixture(scope="session")
 def pg_server():
     """One throwaway PostgreSQL server for the session (never skipped: CI installs it)."""
-    from postgres_server import Server
+    from postgres_server import Server, stop_with_the_run
 
     server = Server().start()
+    stop_with_the_run(server)
     yield server
     server.stop()
 

@@ -1,15 +1,22 @@
 """A throwaway PostgreSQL server for the tests: Debian's server binaries (installed by
 tools/system-packages), a new cluster in a temporary folder, a Unix socket only (no port
 opened), trust authentication, stopped when the session ends. Run as root (CI), the server runs
-as the `postgres` user (initdb refuses root)."""
+as the `postgres` user (initdb refuses root).
+
+A run that is killed cannot stop its server: each server's folder names the process that owns
+it (its pid and start time), and every new server first stops and removes those whose owner is
+gone. A run ended by SIGTERM, SIGHUP or SIGINT stops its own (stop_with_the_run)."""
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import getpass
 import glob
 import os
 import pwd
 import shutil
+import signal
 import subprocess
 import tempfile
 import uuid
@@ -30,10 +37,57 @@ def server_binaries() -> Path:
     raise RuntimeError("PostgreSQL's server is not installed: run `bash tools/system-packages` (Debian package postgresql)")
 
 
+PREFIX = "pg-test-"
+OWNER = "owner"  # in a server's folder: "<pid> <start time>" of the process that started it
+
+
+def _identity(pid: int) -> str:
+    """A process's pid and start time (a pid alone may be reused by another process)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return ""
+    return f"{pid} {fields[19]}"  # field 22 of stat, counted after the command's parenthesis
+
+
+def sweep() -> list[Path]:
+    """Stop and remove every test server whose owner process is gone; the folders removed."""
+    removed = []
+    for folder in Path(tempfile.gettempdir()).glob(f"{PREFIX}*"):
+        try:
+            owner = (folder / OWNER).read_text().strip()
+        except OSError:
+            continue  # being made (or not ours): left alone
+        pid = int(owner.split()[0]) if owner.split() and owner.split()[0].isdigit() else 0
+        if pid and _identity(pid) == owner:
+            continue
+        postmaster = folder / "data" / "postmaster.pid"
+        with contextlib.suppress(OSError, ValueError, IndexError):  # no server running there
+            os.kill(int(postmaster.read_text().split()[0]), signal.SIGQUIT)  # postgres: immediate shutdown
+        shutil.rmtree(folder, ignore_errors=True)
+        removed.append(folder)
+    return removed
+
+
+def _interrupted(signum, frame):
+    raise KeyboardInterrupt  # pytest tears its fixtures down, then exits
+
+
+def stop_with_the_run(server: Server) -> None:
+    """Stop the server at interpreter exit and when the run is ended by SIGTERM, SIGHUP or
+    SIGINT (a timeout's kill): each becomes KeyboardInterrupt, whose unwinding stops it too."""
+    atexit.register(server.stop)
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        if signal.getsignal(sig) in (signal.SIG_DFL, None):
+            signal.signal(sig, _interrupted)
+
+
 class Server:
     def __init__(self) -> None:
         self.bin = server_binaries()
-        self.folder = Path(tempfile.mkdtemp(prefix="pg-test-"))
+        sweep()
+        self.folder = Path(tempfile.mkdtemp(prefix=PREFIX))
+        (self.folder / OWNER).write_text(_identity(os.getpid()))
         self.data = self.folder / "data"
         self.socket = self.folder
         self.user = "postgres" if os.geteuid() == 0 else getpass.getuser()
