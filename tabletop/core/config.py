@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import os
 import re
+import stat
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -48,27 +49,40 @@ def _path(name: str, text: str) -> Path:
     return Path(text)
 
 
+def _kind(path: Path) -> str:
+    """'missing', 'file', 'folder', 'other' (a device, a fifo) or 'hidden' (a parent we may not
+    search: whoever reads it says so then)."""
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        return "missing"
+    except NotADirectoryError:
+        return "other"  # a parent is a file: the caller names it
+    except OSError:
+        return "hidden"
+    return "file" if stat.S_ISREG(mode) else "folder" if stat.S_ISDIR(mode) else "other"
+
+
 def _file(name: str, text: str) -> Path:
     """A file the bot writes and renames into place (the rules database, the vector cache): it
     must be a regular file or not yet exist, in a folder (a rename over /dev/null replaced the
     device, and a fifo hung the first read)."""
     path = _path(name, text)
-    if path.exists() and not path.is_file():
+    kind = _kind(path)
+    if kind in ("folder", "other"):
+        parent = next((p for p in path.parents if _kind(p) not in ("missing", "other")), None)
+        if kind == "other" and parent is not None and _kind(parent) == "file":
+            raise ConfigError(t("config.parent_not_folder", name=name, path=text[:200], parent=str(parent)[:200]))
         raise ConfigError(t("config.not_a_file", name=name, path=text[:200]))
-    for parent in path.parents:
-        if parent.exists():
-            if not parent.is_dir():
-                raise ConfigError(t("config.parent_not_folder", name=name, path=text[:200], parent=str(parent)[:200]))
-            break
     return path
 
 
 def _folder(name: str, text: str) -> Path:
-    """A folder the bot reads (the rule packs): it must exist and be a folder."""
+    """A folder the bot reads (the rule packs): a file there is refused; a folder not yet made
+    is said when the packs are read (`pack import` makes it)."""
     path = _path(name, text)
-    if not path.is_dir():
-        key = "config.not_a_folder" if path.exists() else "config.no_folder"
-        raise ConfigError(t(key, name=name, path=text[:200]))
+    if _kind(path) in ("file", "other"):
+        raise ConfigError(t("config.not_a_folder", name=name, path=text[:200]))
     return path
 
 

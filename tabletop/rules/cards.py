@@ -81,16 +81,20 @@ def _strings(value, where: str, messages: list[str]) -> dict[str, str]:
     return {k: (v or "").strip() for k, v in value.items() if k in LANGUAGES}
 
 
-def load(path: Path, section, shown: str) -> tuple[Card | None, list[str]]:
+def load(path: Path, section, shown: str, read=yaml.safe_load) -> tuple[Card | None, list[str]]:
     """A section's card from its file (None when there is none), and what is wrong with it,
     each message naming the file as `shown`."""
     if not path.exists():
         return None, []
     messages: list[str] = []
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (yaml.YAMLError, UnicodeDecodeError) as exc:
-        return None, [f"{shown}: not a YAML card ({type(exc).__name__})"]
+        data = read(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" line {mark.line + 1}" if mark else ""
+        return None, [f"{shown}:{where} not valid YAML ({getattr(exc, 'problem', None) or exc})"]
+    except (OSError, UnicodeDecodeError) as exc:
+        return None, [f"{shown}: cannot be read ({type(exc).__name__})"]
     if data is None:
         data = {}
     if not isinstance(data, dict):

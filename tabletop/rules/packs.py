@@ -12,7 +12,8 @@ from pathlib import Path
 
 import yaml
 
-from tabletop.core.i18n import current, lang
+from tabletop.core.i18n import current, lang, t
+from tabletop.core.paths import RULES_DIR
 from tabletop.rules import cards
 
 LANGUAGES = ("ko", "en", "ja")
@@ -237,10 +238,31 @@ RULE_FIELDS = dict(
 )
 
 
+class _UniqueKeys(yaml.SafeLoader):
+    """YAML that refuses a key given twice in one mapping: a second `related:` silently replaced
+    the first."""
+
+    def construct_mapping(self, node, deep=False):
+        seen: set = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            if isinstance(key, str | int) and key in seen:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"the key '{key}' is given twice in one mapping", key_node.start_mark
+                )
+            seen.add(key)
+        return super().construct_mapping(node, deep)
+
+
+def load_yaml_text(source: str):
+    """YAML as a pack reads it (cards too): safe, and a key given twice is an error."""
+    return yaml.load(source, Loader=_UniqueKeys)  # noqa: S506 (a SafeLoader)
+
+
 def _load_yaml(path: Path, checker: _Checker, fields: str = "id, title, …"):
     try:
         with path.open(encoding="utf-8") as f:
-            data = yaml.safe_load(f)
+            data = load_yaml_text(f.read())
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}" if mark else ""
@@ -286,11 +308,11 @@ def _check_lexicon(data: dict, checker: _Checker) -> tuple[Term, ...]:
                 broader=tuple(x.strip() for x in raw.get("broader") or []),
             )
         )
-    known = {re.sub(r"\W+", "", t.term).lower() for t in terms}
-    for t in terms:
-        for b in t.broader:
+    known = {re.sub(r"\W+", "", term.term).lower() for term in terms}
+    for term in terms:
+        for b in term.broader:
             if re.sub(r"\W+", "", b).lower() not in known:
-                checker.error(f"term '{t.term}'", f"'broader' names '{b}', which is not a term of this lexicon")
+                checker.error(f"term '{term.term}'", f"'broader' names '{b}', which is not a term of this lexicon")
     return tuple(terms)
 
 
@@ -361,8 +383,8 @@ def _check_section(data: dict, pack_id: str, checker: _Checker) -> Section | Non
 
 def load_pack(folder: Path, root: Path | None = None) -> Pack:
     """Load and validate one pack folder; raise PackError listing every problem."""
-    root = root or folder.parent.parent
-    rel = lambda p: p.relative_to(root).as_posix() if p.is_relative_to(root) else str(p)  # noqa: E731
+    root = folder.parent.parent if root is None else root
+    rel = lambda p: p.relative_to(root).as_posix() if root != Path("") and p.is_relative_to(root) else str(p)  # noqa: E731
     messages: list[str] = []
     meta_path = folder / "pack.yaml"
     checker = _Checker(rel(meta_path))
@@ -399,7 +421,7 @@ def load_pack(folder: Path, root: Path | None = None) -> Pack:
         section = _check_section(data, folder.name, checker) if data is not None else None
         messages += checker.messages
         if section:
-            card, problems = cards.load(cards.card_path(path), section, rel(cards.card_path(path)))
+            card, problems = cards.load(cards.card_path(path), section, rel(cards.card_path(path)), load_yaml_text)
             messages += problems
             if card is not None:
                 found_cards[section.id] = card
@@ -439,10 +461,13 @@ def load_pack(folder: Path, root: Path | None = None) -> Pack:
 def load_packs(rules_dir: Path) -> list[Pack]:
     """Every pack under rules_dir; PackError collects the problems of all of them."""
     packs, messages = [], []
+    if not rules_dir.is_dir():
+        raise PackError([t("config.no_folder", name="RULES_DIR", path=str(rules_dir))])
     folders = sorted(p for p in rules_dir.iterdir() if p.is_dir() and not p.name.startswith((".", "_")))
     for folder in folders:
         try:
-            packs.append(load_pack(folder, rules_dir.parent))
+            # files named as the checkout has them (rules/ti4/62.yaml), else by the path given
+            packs.append(load_pack(folder, rules_dir.parent if rules_dir.resolve() == RULES_DIR.resolve() else Path("")))
         except PackError as exc:
             messages += exc.messages
     if messages:

@@ -14,6 +14,7 @@ from run_bot import run_bot
 import bot
 from tabletop.core import config
 from tabletop.core.i18n import LOCALES, speaking, t
+from tabletop.rules.packs import PackError, load_packs
 
 
 @pytest.mark.parametrize(
@@ -129,8 +130,11 @@ def test_the_rules_database_never_replaces_a_device_or_a_fifo(cli_env, tmp_path,
     assert not Path(path + ".userdic").exists() and not list(Path(path).parent.glob(".rules-*"))
 
 
-@pytest.mark.parametrize("value, key", [("/nonexistent/rules", "config.no_folder"), ("/etc/passwd", "config.not_a_folder")])
-def test_a_rules_folder_that_is_not_one_is_blamed_on_rules_dir(value, key):
+def test_a_rules_folder_that_is_not_one_is_blamed_on_rules_dir(tmp_path):
     with pytest.raises(config.ConfigError) as refused:
-        config.load({"RULES_DIR": value})
-    assert refused.value.message == t(key, name="RULES_DIR", path=value)
+        config.load({"RULES_DIR": "/etc/passwd"})
+    assert refused.value.message == t("config.not_a_folder", name="RULES_DIR", path="/etc/passwd")
+    missing = tmp_path / "nonexistent" / "rules"  # pack import may make it: said when the packs are read
+    with pytest.raises(PackError) as unread:
+        load_packs(missing)
+    assert unread.value.messages == [t("config.no_folder", name="RULES_DIR", path=str(missing))]

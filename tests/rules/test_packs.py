@@ -128,9 +128,13 @@ def _edit(path: Path, change):
 
 
 def _messages(rules_dir: Path) -> list[str]:
+    """The problems, each naming its file by the path the rules folder was given (read here
+    from the copy's parent, as the checkout's own rules/ is named)."""
     with pytest.raises(PackError) as exc:
         load_packs(rules_dir)
-    return exc.value.messages
+    given = f"{rules_dir.parent}/"
+    assert all(m.startswith(given) for m in exc.value.messages), exc.value.messages
+    return [m.replace(given, "") for m in exc.value.messages]
 
 
 def test_missing_rule_text_names_file_section_rule_and_field(rules_copy):
@@ -193,3 +197,15 @@ def test_every_pack_has_a_lexicon_and_its_forms_are_clean():
         assert len(pack.lexicon) >= 10, pack.id
         for term in pack.lexicon:
             assert all(f.strip() == f and f for f in term.forms), term.term
+
+
+def test_a_key_given_twice_is_refused_with_the_file_and_line(tmp_path):
+    shutil.copytree(RULES_DIR / "ti4", tmp_path / "rules" / "ti4")
+    section = tmp_path / "rules" / "ti4" / "69.yaml"
+    lines = section.read_text(encoding="utf-8").count("\n")
+    with section.open("a", encoding="utf-8") as f:
+        f.write("related:\n- 지휘 토큰\n")
+    with pytest.raises(PackError) as caught:
+        load_packs(tmp_path / "rules")
+    (message,) = caught.value.messages
+    assert message.startswith(f"{tmp_path}/rules/ti4/69.yaml: line {lines + 1}") and "'related'" in message
