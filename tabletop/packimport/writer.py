@@ -21,6 +21,7 @@ from tabletop.core.i18n import t
 from tabletop.packimport import outline, reader
 from tabletop.packimport.fidelity import first_difference, pack_lines, squash
 from tabletop.packimport.sections import Draft, Note, cut
+from tabletop.rules import cards
 from tabletop.rules.packs import LANGUAGES, PACK_ID_RE, PackError, load_pack
 
 # A printed rule number's trailing dot (62.13.) is its punctuation, not text: the pack writes the
@@ -132,11 +133,17 @@ def _staging(rules_dir: Path, pack_id: str, dry_run: bool) -> Path:
 
 
 def _write(folder: Path, meta: dict, drafted: list[dict]) -> None:
+    """The pack's files, and an empty search card per section for an admin to fill in (its name
+    from the heading: `bot.py pack cards ID --check` lists the rest)."""
     folder.mkdir()
+    (folder / cards.FOLDER).mkdir()
     _dump(folder / "pack.yaml", meta)
     width = max(2, len(str(len(drafted))))
     for index, section in enumerate(drafted, 1):
-        _dump(folder / f"{index:0{width}d}.yaml", section)
+        path = folder / f"{index:0{width}d}.yaml"
+        _dump(path, section)
+        blank = cards.blank(str(section["id"]), str(section["title"]), meta["language"])
+        cards.card_path(path).write_text(blank, encoding="utf-8")
 
 
 def _dump(path: Path, data: dict) -> None:

@@ -17,7 +17,7 @@ from tabletop.core.errors import UserError
 from tabletop.core.paths import RULES_DIR
 from tabletop.packimport.fidelity import pack_lines, squash
 from tabletop.packimport.writer import import_pack
-from tabletop.rules import answers, ruledb
+from tabletop.rules import answers, cards, ruledb
 from tabletop.rules.compendium import Compendium
 from tabletop.rules.packs import load_pack
 
@@ -403,3 +403,16 @@ def test_markup_decides_every_heading_even_beside_printed_numbers_and_chapter_ma
         "mixed",
     )
     assert pack.numbering == "generated" and [s.title for s in pack.sections] == ["정책", "부록"]
+
+
+def test_an_import_writes_an_empty_card_per_section_that_the_check_lists(tmp_path):
+    rules = tmp_path / "rules"
+    done = import_pack(SEEDS / PACK_SEEDS["ti4"][0], "glossary", rules, title="용어 사전")
+    written = sorted((rules / "glossary" / "cards").glob("*.yaml"))
+    assert len(written) == len(done.sections)
+    pack = load_pack(rules / "glossary", tmp_path)
+    first = pack.sections[0]
+    card = pack.cards[first.id]
+    assert card.names == {"ko": first.title, "en": "", "ja": ""} and not card.questions
+    keys = [key for key, _ in cards.gaps(first, card, pack.language)]
+    assert keys[:1] == ["cards.gap.name"] and keys.count("cards.gap.summary") == 3 and "cards.gap.count" in keys
