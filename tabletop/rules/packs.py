@@ -428,7 +428,7 @@ def load_pack(folder: Path, root: Path | None = None) -> Pack:
                 names = {k: v for k, v in card.names.items() if v and k != (meta or {}).get("language")}
                 section = replace(section, names={**names, **section.names})
             sections.append(replace(section, file=rel(path)))
-    section_files = {Path(s.file).name for s in sections}
+    section_files = {p.name for p in folder.glob("*.yaml")}  # a section that failed to load still has its card
     for orphan in sorted((folder / cards.FOLDER).glob("*.yaml")):
         if orphan.name not in section_files:
             messages.append(f"{rel(orphan)}: a card needs a section file of the same name ({orphan.name})")

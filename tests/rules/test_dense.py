@@ -62,6 +62,22 @@ def test_every_bundled_passage_ships_its_vector(tmp_path):
     assert vectors is not None and vectors.shape == (len(texts), dense.DIMENSIONS)
 
 
+def test_every_bundled_card_ships_its_vectors(tmp_path):
+    """The search cards too: summaries read as passages, questions as questions (after editing a
+    card: python tools/ship_vectors.py)."""
+    from tabletop.rules import ruledb
+
+    summaries, questions = ruledb.card_texts()
+    assert len(summaries) >= 3 * 149 and len(questions) > 2000
+    for texts, side in ((summaries, "passage"), (questions, "query")):
+        vectors = dense.embed_passages(texts, model=BrokenModel(), cache=tmp_path / "empty.db", side=side)
+        assert vectors is not None and vectors.shape == (len(texts), dense.DIMENSIONS)
+
+
+def test_a_question_and_a_passage_of_the_same_text_have_keys_of_their_own():
+    assert dense.passage_key("폭격", "query") != dense.passage_key("폭격")
+
+
 def test_an_edited_passage_is_embedded_and_never_read_from_the_shipped_file(tmp_path):
     shipped = tmp_path / "shipped.db"
     dense.ship(["폭격: 폭격 주사위를 굴립니다."], shipped)
