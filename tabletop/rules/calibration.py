@@ -105,8 +105,9 @@ def ranking_quality(samples: list[tuple[np.ndarray, np.ndarray]], weights: dict[
 
 def ranking_leave_one_pack_out(by_pack: dict[str, list[tuple[np.ndarray, np.ndarray]]]) -> dict:
     """For each pack: the weights fitted on the other packs and what they score on it, beside
-    words alone (every feature but the meaning's, fitted the same way) and meaning alone (z)."""
-    words = tuple(f for f in fusion.RANK_FEATURES if not f.startswith("z"))
+    words alone (every feature but the meaning's, fitted the same way) and meaning alone (the
+    model's features, passages and cards, fitted the same way)."""
+    words = tuple(f for f in fusion.RANK_FEATURES if f not in fusion.MEANING_FEATURES)
     out = {}
     for left_out, samples in by_pack.items():
         others = [s for pack, rows_ in by_pack.items() if pack != left_out for s in rows_]
@@ -115,7 +116,7 @@ def ranking_leave_one_pack_out(by_pack: dict[str, list[tuple[np.ndarray, np.ndar
             "weights": weights,
             "fused": ranking_quality(samples, weights),
             "words_only": ranking_quality(samples, fit_ranking(others, words)),
-            "meaning_only": ranking_quality(samples, {**dict.fromkeys(fusion.RANK_FEATURES, 0.0), "z": 1.0}),
+            "meaning_only": ranking_quality(samples, fit_ranking(others, fusion.MEANING_FEATURES)),
         }
     everything = [s for rows_ in by_pack.values() for s in rows_]
     return {"packs": out, "weights": fit_ranking(everything)}

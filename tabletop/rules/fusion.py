@@ -61,11 +61,22 @@ NAME_POINTS = {
 # its pack, on the players' files, with one pack left out to check that it carries over). All
 # fitted but `pointed`, set by hand: no players' question is a misspelt title alone, and a title
 # nearly typed should still come before what the words merely suggest.
-RANK_FEATURES = ("z", "z2", "coverage", "bm25", "contained", "pointed", "zq", "zs")
+CARD_FEATURES = ("zq", "zs", "bm25q")
+RANK_FEATURES = ("z", "z2", "coverage", "bm25", "contained", "pointed", *CARD_FEATURES)
 # zq, zs: the z of the section's nearest search-card question (question to question) and summary
-# (cards.py). A pack without cards ranks with the weights fitted before cards existed, which
-# carry the meaning in z and z2 alone.
-RANK_WEIGHTS = {"z": 1.09, "z2": 0.71, "coverage": 2.81, "bm25": 1.95, "contained": 1.57, "pointed": 3.0, "zq": 0.0, "zs": 0.0}
+# (cards.py); bm25q: its best card question's BM25 (cardwords.py). A pack without cards ranks
+# with the weights fitted before cards existed, which carry the meaning in z and z2 alone.
+RANK_WEIGHTS = {
+    "z": 0.10,
+    "z2": 0.85,
+    "coverage": 2.44,
+    "bm25": 0.93,
+    "contained": 0.35,
+    "pointed": 3.0,
+    "zq": 1.13,
+    "zs": 0.27,
+    "bm25q": 2.68,
+}
 RANK_WEIGHTS_NO_CARDS = {
     "z": 1.09,
     "z2": 0.71,
@@ -73,15 +84,18 @@ RANK_WEIGHTS_NO_CARDS = {
     "bm25": 1.95,
     "contained": 1.57,
     "pointed": 3.0,
-    "zq": 0.0,
-    "zs": 0.0,
-}
+} | dict.fromkeys(CARD_FEATURES, 0.0)
 MEANING_FEATURES = ("z", "z2", "zq", "zs")  # what the model says; the rest is the words'
 RANK_SCALE = 10.0  # a unit of the fitted score is ten points, the name ladder's scale
 # Within a section, the rule to highlight: its BM25 share of the best document's, plus this much
 # per standard deviation of its passage's z (set by hand: the words say which rule holds the
 # question's terms, the meaning breaks ties between rules that hold them alike).
 RULE_Z_WEIGHT = 0.075
+# ... and the rule a card question names, this much per standard deviation of that question's z
+# among the pack's card questions (set by hand: a player's question three deviations nearer one
+# card question than the rest asks what that question asks, which outweighs a full BM25 share
+# of the words: 62.5 "투표하기" holds 투표, 62.19 answers 동점).
+RULE_CARD_WEIGHT = 0.3
 
 # --- the answer decision ------------------------------------------------------------------------
 ANSWER_FEATURES = ("z", "coverage", "named", "foreign", "cosine", "known", "asked", "zq")
@@ -91,15 +105,15 @@ ANSWER_FEATURES = ("z", "coverage", "named", "foreign", "cosine", "known", "aske
 # third-result rule, which a refit would trade against `none` honesty: the README says how); the
 # second set is for lexical-only search (no model, or autocomplete), without the meaning's features.
 ANSWER_MODEL = {
-    "intercept": -2.87,
-    "z": 0.62,
-    "coverage": 1.83,
-    "named": 0.69,
-    "foreign": 0.61,
-    "cosine": 2.00,
-    "known": 0.53,
-    "asked": 0.0,
-    "zq": 0.0,
+    "intercept": -4.78,
+    "z": 0.04,
+    "coverage": 1.49,
+    "named": 0.19,
+    "foreign": 0.74,
+    "cosine": 1.49,
+    "known": 0.69,
+    "asked": 2.70,
+    "zq": 0.57,
 }
 ANSWER_MODEL_NO_CARDS = {
     "intercept": -2.87,
@@ -144,6 +158,7 @@ class WordEvidence:
     contained: dict[str, float]
     known: float = 0.0  # the share of the question's information the pack has anywhere
     asks: bool = False  # the question has a content word at all (not こんにちは, not a lone letter)
+    card_bm25: dict[str, float] = field(default_factory=dict)  # its best card question's BM25, relative
 
 
 def rank_features(section: str, view: DenseView | None, words: WordEvidence, how: str | None) -> dict[str, float]:
@@ -156,6 +171,7 @@ def rank_features(section: str, view: DenseView | None, words: WordEvidence, how
         "pointed": float(how in POINTED),
         "zq": view.question_z.get(section, 0.0) if view is not None else 0.0,
         "zs": view.summary_z.get(section, 0.0) if view is not None else 0.0,
+        "bm25q": words.card_bm25.get(section, 0.0),
     }
 
 
@@ -173,7 +189,8 @@ def fuse(best: dict[str, list], view: DenseView | None, words: WordEvidence) -> 
     (the whole pack when the model reads the question) by its fitted score, below them."""
     named = [v[0] for v in best.values() if v[2] in NAME_SIGNALS]
     ceiling = min(named) if named else None  # nothing fused may pass what the player named
-    sections = set(best) | set(words.coverage) | set(words.contained) | (set(view.section_z) if view else set())
+    sections = set(best) | set(words.coverage) | set(words.contained) | set(words.card_bm25)
+    sections |= set(view.section_z) if view else set()
     out: dict[str, list] = {}
     words_score: dict[str, float] = {}  # the same score without the meaning: the words' ranking
     meaning_score: dict[str, float] = {}  # the meaning's part alone: its ranking
@@ -194,7 +211,7 @@ def fuse(best: dict[str, list], view: DenseView | None, words: WordEvidence) -> 
         if not how:
             how = "contains" if x["contained"] else "text" if x["coverage"] else "dense"
         out[section] = [score, entry[1] if entry else None, how]
-        if x["coverage"] or x["contained"] or x["bm25"] or how in POINTED:  # the words found it
+        if x["coverage"] or x["contained"] or x["bm25"] or x["bm25q"] or how in POINTED:  # the words found it
             words_score[section] = score - meaning
     if view is not None:
         firsts = [max(sorted(meaning_score), key=meaning_score.__getitem__)]
@@ -278,10 +295,18 @@ def probability(values: dict[str, float], model: dict[str, float]) -> float:
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, logit))))
 
 
-def confidences(evidence: dict[str, dict[str, float] | None], view: DenseView | None) -> dict[str, float]:
-    """Section -> the probability that it answers the question (1 where the player named it)."""
+def confidences(
+    evidence: dict[str, dict[str, float] | None], view: DenseView | None, fused: dict[str, list] | None = None
+) -> dict[str, float]:
+    """Section -> the probability that it answers the question (1 where the player named it, or
+    typed its title whole with a typo: no players' question is one, so the decision never
+    learnt them, and `modifer` asks for 66 as surely as `modifier` does)."""
     model = answer_model(view)
-    return {s: 1.0 if values is None else probability(values, model) for s, values in evidence.items()}
+    out = {s: 1.0 if values is None else probability(values, model) for s, values in evidence.items()}
+    for section, (_, _, how) in (fused or {}).items():
+        if how == "fuzzy":
+            out[section] = 1.0
+    return out
 
 
 @dataclass(frozen=True)
@@ -359,15 +384,24 @@ def dense_view(
     return replace(view, question_z=question_z, summary_z=summary_z, question_cosine=max(asked), question_rule=rule)
 
 
-def best_rule(docs: list[tuple[int, str | None]], view: DenseView | None, doc_scores: dict[int, float]) -> str | None:
+def best_rule(
+    docs: list[tuple[int, str | None]],
+    view: DenseView | None,
+    doc_scores: dict[int, float],
+    asked: tuple[str | None, float] | None = None,
+) -> str | None:
     """The rule to highlight among a section's passages [(position in the pack, rule id)]: the
-    best BM25 share plus RULE_Z_WEIGHT times the z of the passage."""
+    best BM25 share plus RULE_Z_WEIGHT times the z of the passage; `asked`, the rule named by the
+    section's nearest card question and that question's z, adds RULE_CARD_WEIGHT times that z
+    to its rule (a card question asked the way the player asks names the rule that answers it)."""
     top = max(doc_scores.values(), default=0.0) or 1.0
     best, best_score = None, float("-inf")
     for position, rule in docs:
         score = doc_scores.get(position, 0.0) / top
         if view is not None:
             score += RULE_Z_WEIGHT * float(view.doc_z[position])
+        if asked is not None and asked[0] is not None and rule == asked[0]:
+            score += RULE_CARD_WEIGHT * max(0.0, asked[1])
         if score > best_score:
             best, best_score = rule, score
     return best

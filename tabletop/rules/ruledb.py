@@ -38,6 +38,7 @@ BUILD_CODE = (
     _HERE / "morph.py",
     _HERE / "packs.py",
     _HERE / "cards.py",
+    _HERE / "cardwords.py",
     _HERE / "rows.py",
     _HERE / "dense.py",
     _HERE / "crossling.py",
@@ -115,13 +116,23 @@ def card_texts(rules_dir: Path | None = None) -> tuple[list[str], list[str]]:
     return [r["text"] for r in rows_ if r["kind"] == "summary"], [r["text"] for r in rows_ if r["kind"] == "question"]
 
 
-def _card_rows(pack: Pack) -> list[dict]:
-    """The pack's search cards, a row per sentence (cards.py)."""
-    return [
-        {"pack": pack.id, "section": sid, "point": point, "rule": rule, "kind": kind, "language": language, "text": text_}
-        for sid, card in pack.cards.items()
-        for kind, point, rule, language, text_ in card.texts()
-    ]
+def _card_rows(pack: Pack, analyzer: morph.Analyzer | None = None) -> list[dict]:
+    """The pack's search cards, a row per sentence (cards.py); with an analyser, each question
+    with its words as the lexical ranker reads them (cardwords.py)."""
+    out = []
+    for sid, card in pack.cards.items():
+        for kind, point, rule, language, text_ in card.texts():
+            row = {"pack": pack.id, "section": sid, "point": point, "rule": rule, "kind": kind, "language": language}
+            row |= {"text": text_, **(_analysed(text_, analyzer) if analyzer and kind == "question" else {})}
+            out.append(row)
+    return out
+
+
+def _analysed(body: str, analyzer: morph.Analyzer) -> dict[str, str]:
+    """A text's lemmas, bigrams and unigrams, as every search document is analysed."""
+    indexed = crossling.with_reading(body)  # a Japanese text's kanji words, read in Korean too
+    big, uni = tokenizing.tokens(indexed)
+    return {"lemmas": " ".join(analyzer.lemmas(indexed)), "bigrams": " ".join(big), "unigrams": " ".join(uni)}
 
 
 def _embedded_cards(rows_: list[dict]) -> list[dict]:
@@ -138,22 +149,10 @@ def _embedded_cards(rows_: list[dict]) -> list[dict]:
 def _doc_rows(pack: Pack, analyzer: morph.Analyzer) -> list[dict]:
     """Search documents, analysed once here, each with its lemmas, bigrams and unigrams, and the
     passage the embedding model reads."""
-    rows = []
-    for s, rule_id, body, passage in _parts(pack):
-        indexed = crossling.with_reading(body)  # a Japanese rule's kanji words, read in Korean too
-        big, uni = tokenizing.tokens(indexed)
-        rows.append(
-            {
-                "pack": pack.id,
-                "section": s.id,
-                "rule": rule_id,
-                "lemmas": " ".join(analyzer.lemmas(indexed)),
-                "bigrams": " ".join(big),
-                "unigrams": " ".join(uni),
-                "passage": passage,
-            }
-        )
-    return rows
+    return [
+        {"pack": pack.id, "section": s.id, "rule": rule_id, **_analysed(body, analyzer), "passage": passage}
+        for s, rule_id, body, passage in _parts(pack)
+    ]
 
 
 def _embedded(rows: list[dict]) -> list[dict]:
@@ -193,7 +192,7 @@ def _write(db: sqlite_utils.Database, packs: list[Pack], digest: str, analyzer: 
     for p in packs:
         _write_sections(db, p)
         db.table("docs").insert_all(_embedded(_doc_rows(p, analyzer)), columns={"vector": bytes})
-        db.table("cards").insert_all(_embedded_cards(_card_rows(p)), columns={"vector": bytes})
+        db.table("cards").insert_all(_embedded_cards(_card_rows(p, analyzer)), columns={"vector": bytes})
         _write_lexicon(db, p)
     for table, columns in (("aliases", ["pack", "section"]), ("related", ["pack", "section"])):
         if db.table(table).exists():
@@ -208,7 +207,19 @@ def _create_optional_tables(db: sqlite_utils.Database) -> None:
     db.table("related").create({"pack": str, "section": str, "position": int, "name": str, "target": str})
     db.table("lexicon").create(rows.columns(Term, pack=str, position=int), pk=("pack", "position"))
     db.table("cards").create(
-        {"pack": str, "section": str, "point": int, "rule": str, "kind": str, "language": str, "text": str, "vector": bytes}
+        {
+            "pack": str,
+            "section": str,
+            "point": int,
+            "rule": str,
+            "kind": str,
+            "language": str,
+            "text": str,
+            "lemmas": str,
+            "bigrams": str,
+            "unigrams": str,
+            "vector": bytes,
+        }
     )
 
 

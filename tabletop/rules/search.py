@@ -33,6 +33,7 @@ from rapidfuzz.distance import Levenshtein
 from tabletop.core import text
 from tabletop.core.settings import DEFAULT_GAME
 from tabletop.rules import crossling, dense, fusion, morph, tokenizing
+from tabletop.rules.cardwords import CardQuestionWords, CardWords
 from tabletop.rules.lexical import (
     CENTRAL_TOPIC,
     SIBLING_SHARE,
@@ -136,6 +137,7 @@ class SearchEngine:
         self._indexes: dict[str, PackIndex] = {}
         self._vectors: dict[str, np.ndarray] = {}
         self._cards: dict[str, fusion.CardVectors | None] = {}
+        self._card_words: dict[str, CardWords] = {}
         # a question asked again (and eval --fit reads each question several times)
         self._embed = functools.lru_cache(maxsize=2048)(self.embedder.query)
 
@@ -157,7 +159,7 @@ class SearchEngine:
             docs, vectors = self._load_docs(game)
             index = PackIndex(pack, docs, counts, outside, self.analyzer)
             self._vectors[game] = vectors  # before the index: a search that finds one finds both
-            self._cards[game] = self._load_cards(game)
+            self._cards[game], self._card_words[game] = self._load_cards(game)
             self._indexes[game] = index
         return self._indexes.get(game) if isinstance(game, str) else None
 
@@ -177,24 +179,35 @@ class SearchEngine:
         complete = all(b is not None for b in blobs)
         return docs, dense.from_blobs([b for b in blobs if b is not None] if complete else [])
 
-    def _load_cards(self, game: str) -> fusion.CardVectors | None:
-        """The pack's search cards as the model read them (None: no cards, or not embedded)."""
+    def _load_cards(self, game: str) -> tuple[fusion.CardVectors | None, CardWords]:
+        """The pack's search cards as the model read them (None: no cards, or not embedded),
+        and their questions' words for the lexical ranker."""
         if not self.conn.execute("select 1 from sqlite_master where type = 'table' and name = 'cards'").fetchone():
-            return None
+            return None, CardWords([])
         rows = self.conn.execute(
-            "select section, rule, kind, vector from cards where pack = ? order by rowid", (game,)
+            "select section, rule, kind, vector, lemmas, bigrams, unigrams from cards where pack = ? order by rowid", (game,)
         ).fetchall()
-        if not rows or any(r[3] is None for r in rows):
-            return None
         questions = [r for r in rows if r[2] == "question"]
         summaries = [r for r in rows if r[2] == "summary"]
-        return fusion.CardVectors(
+        words = CardWords(
+            [
+                CardQuestionWords(
+                    r[0], r[1], {"L": Counter(r[4].split()), "B": Counter(r[5].split()), "U": Counter(r[6].split())}
+                )
+                for r in questions
+                if r[4] is not None
+            ]
+        )
+        if not rows or any(r[3] is None for r in rows):
+            return None, words
+        vectors = fusion.CardVectors(
             dense.from_blobs([r[3] for r in questions]),
             [r[0] for r in questions],
             [r[1] for r in questions],
             dense.from_blobs([r[3] for r in summaries]),
             [r[0] for r in summaries],
         )
+        return vectors, words
 
     @property
     def dense_available(self) -> bool:
@@ -258,7 +271,7 @@ class SearchEngine:
         view = self._dense_view(index, question.norm, question.read) if dense else None
         fused = fusion.fuse(question.named, view, words)
         evidence = fusion.evidence(fused, view, words, crossling.foreign_share(question.raw, index.pack.language))
-        confidence = fusion.confidences(evidence, view)
+        confidence = fusion.confidences(evidence, view, fused)
         if not fused or confidence[max(fused, key=lambda sid: fused[sid][0])] < self.answer_threshold:
             return self._nothing(index, question)
         self._highlight(index, fused, view, words)
@@ -341,7 +354,8 @@ class SearchEngine:
         for sid, entry in fused.items():
             if entry[2] not in fusion.NAME_SIGNALS:
                 docs = [(d.position, d.rule) for d in index.section_docs.get(sid, ())]
-                entry[1] = fusion.best_rule(docs, view, words.doc_scores) if docs else entry[1]
+                asked = (view.question_rule.get(sid), view.question_z.get(sid, 0.0)) if view is not None else None
+                entry[1] = fusion.best_rule(docs, view, words.doc_scores, asked) if docs else entry[1]
 
     def _absent_topic(self, index: PackIndex, read: str, best: dict) -> MissingTopic | bool | None:
         """A topic the document has no section for (우주 전투 in TI4's 62-89) that the question is
@@ -452,6 +466,7 @@ class SearchEngine:
             total = scored[0][0] + SIBLING_SHARE * sum(s for s, _ in scored[1:])
             section_text[sid] = (total, scored[0][1])
         top = max((v[0] for v in section_text.values()), default=0.0) or 1.0
+        asked = self._card_words[index.pack.id].sections(weighted) if index.pack.id in self._card_words else {}
         return fusion.WordEvidence(
             doc_scores,
             {sid: index.coverage(sid, groups) for sid in set(contained) | set(section_text)},
@@ -459,6 +474,7 @@ class SearchEngine:
             {sid: score / 100 for sid, score in contained.items()},
             index.known(groups),
             asks=any(g.asks for g in groups),
+            card_bm25={sid: score for sid, (score, _) in asked.items()},
         )
 
     def _present(

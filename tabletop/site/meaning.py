@@ -72,9 +72,20 @@ def pack_vectors(compendium: Compendium, pack_id: str) -> bytes | None:
     if "vector" not in columns:
         return None
     blobs = [b for (b,) in compendium.conn.execute("select vector from docs where pack = ? order by rowid", (pack_id,))]
+    blobs += [b for b, _, _, _ in card_rows(compendium, pack_id)]  # the cards' rows after the passages'
     if not blobs or any(b is None or len(b) != dense.DIMENSIONS * 4 for b in blobs):
         return None
     return b"".join(blobs)
+
+
+def card_rows(compendium: Compendium, pack_id: str) -> list[tuple[bytes, str, str, str | None]]:
+    """The pack's search-card rows as the bot reads them (vector, section, kind, rule), in the
+    order of their vectors in the site's file."""
+    if not compendium.conn.execute("select 1 from sqlite_master where type = 'table' and name = 'cards'").fetchone():
+        return []
+    return compendium.conn.execute(
+        "select vector, section, kind, rule from cards where pack = ? order by rowid", (pack_id,)
+    ).fetchall()
 
 
 @functools.cache

@@ -27,6 +27,7 @@ from tabletop.rules import crossling, fusion, links, tokenizing
 from tabletop.rules.compendium import Compendium
 from tabletop.rules.lexical import BIGRAM_WEIGHT, BM25_B, BM25_K1, EXPANSION_WEIGHT, SIBLING_SHARE, query_tokens
 from tabletop.rules.search import MAX_QUERY_CHARS
+from tabletop.site import meaning
 
 SNIPPET = 110  # characters of a rule shown under a result
 
@@ -138,11 +139,22 @@ def _meaning(compendium: Compendium, pack_id: str, docs: int) -> dict:
     index = compendium.search.index(pack_id)
     terms = [term.term for term, _ in index.terms] if index else []
     forms = [[key, kind, term, list(lemmas)] for lemmas, key, term, _, kind in (index.forms if index else ())]
+    rows = meaning.card_rows(compendium, pack_id)
+    carded = any(kind == "question" for _, _, kind, _ in rows)
+    order = compendium.conn.execute("select section, rule from docs where pack = ? order by rowid", (pack_id,))
+    position = {(section, rule): n for n, (section, rule) in enumerate(order)}
+    weights = fusion.RANK_WEIGHTS if carded else fusion.RANK_WEIGHTS_NO_CARDS
+    answer = fusion.ANSWER_MODEL if carded else fusion.ANSWER_MODEL_NO_CARDS
     return {
-        "vectors": docs,
-        "weights": {f: fusion.RANK_WEIGHTS_NO_CARDS[f] for f in ("z", "z2")},
+        "vectors": docs + len(rows),  # the passages' rows, then the cards' (fusion.CardVectors)
+        "passages": docs,
+        # each card row: its section, q(uestion) or s(ummary), the document of the rule a question names
+        "cards": [[section, kind[0], position.get((section, rule), -1) if rule else -1] for _, section, kind, rule in rows],
+        "weights": {f: weights[f] for f in fusion.MEANING_FEATURES},
+        "words": {f: weights[f] for f in ("coverage", "bm25", "contained")},  # the words' part beside the meaning
         "scale": fusion.RANK_SCALE,  # a unit of the fitted score in the name ladder's points
         "ruleZ": fusion.RULE_Z_WEIGHT,
+        "ruleCard": fusion.RULE_CARD_WEIGHT,
         "shown": fusion.SHOWN,
         "terms": terms,
         "forms": forms,
@@ -150,7 +162,7 @@ def _meaning(compendium: Compendium, pack_id: str, docs: int) -> dict:
         # the bot's answer decision, for a question none of whose words the pack knows (its
         # words' features are then all 0, and the rest is the meaning's)
         "answer": {
-            **{f: fusion.ANSWER_MODEL_NO_CARDS[f] for f in ("intercept", "z", "named", "foreign", "cosine")},
+            **{f: answer[f] for f in ("intercept", "z", "named", "foreign", "cosine", "asked", "zq")},
             "centre": fusion.COSINE_CENTRE,
             "step": fusion.COSINE_STEP,
             "threshold": fusion.ANSWER_THRESHOLD,

@@ -10,24 +10,25 @@ from conftest import EVAL
 from tabletop.rules import calibration, evaluation
 
 # Every players' file (written by people who never saw our files), and ours in their style, with
-# its floors (top-1, top-3): regression guards a little under today's figures, which the README
-# lists beside the wave's targets (0.85 / 0.93 in the pack's language, 0.80 / 0.90 across).
+# its floors (top-1, top-3): regression guards a little under today's figures (with the search
+# cards), which the README lists beside the wave's targets (0.85 / 0.93 in the pack's language,
+# 0.80 / 0.90 across) and the figures before cards.
 FLOORS = {
-    "ti4_players.yaml": (0.85, 0.93),
-    "ti4_players_2.yaml": (0.78, 0.88),
-    "ti4_players_xling.yaml": (0.72, 0.83),
-    "ti4_own.yaml": (0.88, 0.93),
-    "galaxy_trucker_players.yaml": (0.84, 0.93),
-    "galaxy_trucker_players_2.yaml": (0.80, 0.84),
-    "galaxy_trucker_players_xling.yaml": (0.61, 0.72),
-    "galaxy_trucker_big_expansion_players.yaml": (0.61, 0.79),
-    "galaxy_trucker_big_expansion_players_xling.yaml": (0.44, 0.66),
-    "new_frontiers_players.yaml": (0.69, 0.86),
-    "new_frontiers_players_2.yaml": (0.70, 0.85),
-    "new_frontiers_players_xling.yaml": (0.55, 0.61),
-    "liftoff_players.yaml": (0.69, 0.95),
-    "liftoff_players_2.yaml": (0.67, 0.88),
-    "liftoff_players_xling.yaml": (0.38, 0.61),
+    "ti4_players.yaml": (0.85, 0.94),
+    "ti4_players_2.yaml": (0.85, 0.95),
+    "ti4_players_xling.yaml": (0.85, 0.90),
+    "ti4_own.yaml": (0.92, 0.97),
+    "galaxy_trucker_players.yaml": (0.81, 0.93),
+    "galaxy_trucker_players_2.yaml": (0.81, 0.96),
+    "galaxy_trucker_players_xling.yaml": (0.80, 0.90),
+    "galaxy_trucker_big_expansion_players.yaml": (0.88, 0.94),
+    "galaxy_trucker_big_expansion_players_xling.yaml": (0.74, 0.85),
+    "new_frontiers_players.yaml": (0.87, 0.93),
+    "new_frontiers_players_2.yaml": (0.79, 0.91),
+    "new_frontiers_players_xling.yaml": (0.69, 0.85),
+    "liftoff_players.yaml": (0.91, 0.96),
+    "liftoff_players_2.yaml": (0.70, 0.88),
+    "liftoff_players_xling.yaml": (0.58, 0.74),
 }
 
 

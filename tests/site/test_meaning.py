@@ -156,9 +156,11 @@ def test_a_site_built_without_the_model_searches_by_the_words(compendium, monkey
 
 
 def test_names_settle_the_page_as_they_settle_the_bot(compendium, browser, served):
-    """A name typed whole, a rule number (inside a question too), initials: the page ranks them
-    as the bot does, and what the bot refuses (a number no rule has, a question with no letter,
-    a greeting the pack's words do not know) the page lists nothing for."""
+    """A name typed whole, a rule number (inside a question too), initials: the page puts first
+    what the bot puts first, and what the bot refuses (a number no rule has, a question with no
+    letter, a greeting the pack's words do not know) the page lists nothing for. (Below the named
+    section the page ranks without the words of the search cards' questions, which the bot
+    reads as a field of its own: their order may differ there.)"""
     questions = [
         "bombardment",
         "ground combat",
@@ -180,7 +182,8 @@ def test_names_settle_the_page_as_they_settle_the_bot(compendium, browser, serve
     ours = _ranked(page, questions, "searchRulesByMeaning")
     page.close()
     bot = [[r.section for r in compendium.search.search(q, "ti4", limit=3)] for q in questions]
-    assert ours == bot, list(zip(questions, ours, bot))
+    assert [o[:1] for o in ours] == [b[:1] for b in bot], list(zip(questions, ours, bot))
+    assert [bool(o) for o in ours] == [bool(b) for b in bot]
     assert bot[10:] == [[], [], [], []] and bot[2][:1] == ["79"] and bot[5] == []  # ㄱ: one letter
     page = browser.new_page()
     page.goto(f"{served}/ti4/search.html")

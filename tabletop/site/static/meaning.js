@@ -1,7 +1,8 @@
 // The meaning half of the page's search, as the bot ranks (tabletop/rules/fusion.py): the
 // question is read by the bot's own model (meaning-worker.js), compared with every passage of
-// the pack (vectors.f32, the bot's vectors), and each section scored by the bot's fitted
-// weights over its dense z, the z of its two best passages, and the words' evidence; each
+// the pack (vectors.f32, the bot's vectors: the passages', then the search cards'), and each
+// section scored by the bot's fitted weights over its dense z, the z of its two best passages,
+// the z of its nearest card question and summary, and the words' evidence; each
 // ranker's first choice stays among the first three, the third is the better of both rankers'
 // near misses; a section opens at the rule whose words and meaning answer best.
 (function () {
@@ -59,14 +60,15 @@
 
   // The question against every passage: a z per section (its best passage; and the mean of its
   // two best, on its own scale) and per passage, as fusion.dense_view.
-  function denseView(vectors, docs, qvec) {
+  function denseView(vectors, docs, qvec, cards) {
     const n = docs.length;
+    const dot = (row) => {
+      let sum = 0;
+      for (let i = 0, at = row * DIMENSIONS; i < DIMENSIONS; i++) sum += vectors[at + i] * qvec[i];
+      return sum;
+    };
     const sims = new Float64Array(n);
-    for (let d = 0; d < n; d++) {
-      let dot = 0;
-      for (let i = 0, at = d * DIMENSIONS; i < DIMENSIONS; i++) dot += vectors[at + i] * qvec[i];
-      sims[d] = dot;
-    }
+    for (let d = 0; d < n; d++) sims[d] = dot(d);
     const bySection = new Map();
     for (let d = 0; d < n; d++) {
       const s = docs[d][3];
@@ -88,7 +90,26 @@
     };
     const [sectionZ, mean, spread] = zOf(best);
     const [sectionZ2] = zOf(pair);
-    return { sectionZ, sectionZ2, docZ: Array.from(sims, (v) => (v - mean) / spread), bestCosine: Math.max(...best.values()) };
+    const view = { sectionZ, sectionZ2, docZ: Array.from(sims, (v) => (v - mean) / spread), bestCosine: Math.max(...best.values()) };
+    // the search cards, read after the passages (fusion.dense_view): each section's nearest card
+    // question and summary as z among the sections, the nearest question's cosine and rule
+    const asked = new Map(), summed = new Map(), rule = new Map();
+    (cards || []).forEach(([s, kind, doc], c) => {
+      const sim = dot(n + c);
+      const into = kind === "q" ? asked : summed;
+      if (!into.has(s) || sim > into.get(s)) {
+        into.set(s, sim);
+        if (kind === "q") rule.set(s, doc);
+      }
+    });
+    if (!asked.size) return { ...view, questionZ: new Map(), summaryZ: new Map(), questionCosine: 0, questionRule: rule };
+    return {
+      ...view,
+      questionZ: zOf(asked)[0],
+      summaryZ: summed.size ? zOf(summed)[0] : new Map(),
+      questionCosine: Math.max(...asked.values()),
+      questionRule: rule,
+    };
   }
 
   const bySection = (a, b) => (a < b ? -1 : a > b ? 1 : 0);  // the bot breaks ties in section order
@@ -96,14 +117,20 @@
 
   // Sections ranked by the fused score, each at its best rule (document indexes), below the
   // sections the question names (w.named: a name typed whole, a rule number inside it).
-  function fuse(I, w, view, wordScore) {
+  function fuse(I, w, view) {
     const M = I.meaning;
     const named = w.namedSections;
     const sections = [...new Set([...view.sectionZ.keys(), ...w.bestDoc.keys()])].filter((s) => !named.has(s)).sort(bySection);
-    const score = new Map(), words = new Map();
+    const score = new Map(), words = new Map(), meanings = new Map();
+    const carded = view.questionZ.size > 0;
+    const wordPart = (s) =>
+      M.words.coverage * (w.covered.get(s) || 0) + M.words.bm25 * (w.bm25.get(s) || 0) + M.words.contained * (w.contained.get(s) || 0);
     for (const s of sections) {  // in the name ladder's points, under the least of the names
-      const meaning = M.weights.z * (view.sectionZ.get(s) || 0) + M.weights.z2 * (view.sectionZ2.get(s) || 0);
-      let fused = M.scale * (wordScore(w, s) + meaning);
+      const meaning =
+        M.weights.z * (view.sectionZ.get(s) || 0) + M.weights.z2 * (view.sectionZ2.get(s) || 0) +
+        M.weights.zq * (view.questionZ.get(s) || 0) + M.weights.zs * (view.summaryZ.get(s) || 0);
+      meanings.set(s, carded ? meaning : view.sectionZ.get(s) || 0);  // the meaning's own ranking, as the bot's
+      let fused = M.scale * (wordPart(s) + meaning);
       if (w.ceiling !== null) fused = Math.min(fused, w.ceiling - 1);
       score.set(s, fused);
       if (w.covered.get(s) || w.contained.get(s) || w.bm25.get(s)) words.set(s, fused - M.scale * meaning);
@@ -111,7 +138,7 @@
     const ranked = () => sections.slice().sort((a, b) => score.get(b) - score.get(a));
     // each ranker's first choice among the first shown, below the sections the player named
     // (a ranker whose first choice is a named section keeps no other)
-    const firsts = [firstTwo(view.sectionZ)[0]];
+    const firsts = [firstTwo(meanings)[0]];
     if (words.size) firsts.push(firstTwo(words)[0]);
     const room = Math.max(0, M.shown - named.size);
     const order = ranked();
@@ -125,7 +152,7 @@
       }
     }
     // the last shown: the fused order's best among both rankers' first two choices
-    const choices = new Set([...firstTwo(view.sectionZ), ...firstTwo(words)].filter((s) => !named.has(s)));
+    const choices = new Set([...firstTwo(meanings), ...firstTwo(words)].filter((s) => !named.has(s)));
     const now = ranked();
     const third = room ? now[room - 1] : undefined;
     if (third !== undefined && !choices.has(third)) {
@@ -139,8 +166,9 @@
     const top = Math.max(0, ...w.scores) || 1;
     const ruleOf = (s) => {
       let bestDoc = null, bestScore = -Infinity;
+      const card = view.questionRule.get(s);  // the rule the section's nearest card question names
       for (const d of I.sectionDocs.get(s) || []) {
-        const value = w.scores[d] / top + M.ruleZ * view.docZ[d];
+        const value = w.scores[d] / top + M.ruleZ * view.docZ[d] + (d === card ? M.ruleCard * Math.max(0, view.questionZ.get(s) || 0) : 0);
         if (value > bestScore) [bestDoc, bestScore] = [d, value];
       }
       return bestDoc;
@@ -161,7 +189,10 @@
     const foreign = letters.length ? letters.filter((c) => !inScript(c)).length / letters.length : 0;
     const z = view.sectionZ.get(top) || 0;  // the first result's
     const named = w.contained.get(top) ? 1 : 0;
-    const logit = A.intercept + A.z * z + A.named * named + A.foreign * foreign + A.cosine * ((view.bestCosine - A.centre) / A.step);
+    const asked = view.questionZ.size ? (view.questionCosine - A.centre) / A.step : 0;
+    const logit =
+      A.intercept + A.z * z + A.named * named + A.foreign * foreign + A.cosine * ((view.bestCosine - A.centre) / A.step) +
+      A.asked * asked + A.zq * (view.questionZ.get(top) || 0);
     return 1 / (1 + Math.exp(-Math.max(-30, Math.min(30, logit)))) >= A.threshold;
   }
 

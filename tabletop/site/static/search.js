@@ -304,8 +304,8 @@
     const w = wordEvidence(q);
     if (!w.asks && !w.named.length) return [];  // no content word and no name (こんにちは, a lone letter)
     const [vectors, qvec] = await readMeaning(modelText(q));
-    const view = window.Meaning.denseView(vectors, I.docs, qvec);
-    const found = window.Meaning.fuse(I, w, view, wordScore);
+    const view = window.Meaning.denseView(vectors, I.docs, qvec, I.meaning.cards);
+    const found = window.Meaning.fuse(I, w, view);
     // the bot's answer decision, where the page can know its features: none of the words known
     if (!w.known && !w.named.length && found.length && !window.Meaning.answers(I, view, w, I.docs[found[0]][3], q)) return [];
     return found.slice(0, LISTED);
