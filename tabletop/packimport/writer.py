@@ -95,6 +95,8 @@ def import_pack(
     replaces = (rules_dir / pack_id).exists()
     if language is not None and language not in LANGUAGES:
         raise UserError(t("import.bad_language", languages=", ".join(LANGUAGES)))
+    if title is not None and (len(title.strip()) > NAME_MAX or any(unicodedata.category(c)[0] == "C" for c in title)):
+        raise UserError(t("import.bad_title", limit=NAME_MAX))  # one line: it is a menu's choice
     lines, drafted, name = draft(source, title)
     language = language or guess_language(lines)
     meta = {

@@ -14,6 +14,7 @@ from fidelity import PACK_SEEDS, RELATED_PREFIX, SEEDS
 from run_bot import run_bot
 
 from tabletop.core.errors import UserError
+from tabletop.core.i18n import t
 from tabletop.core.paths import RULES_DIR
 from tabletop.packimport.fidelity import pack_lines, squash
 from tabletop.packimport.writer import import_pack
@@ -416,3 +417,15 @@ def test_an_import_writes_an_empty_card_per_section_that_the_check_lists(tmp_pat
     assert card.names == {"ko": first.title, "en": "", "ja": ""} and not card.questions
     keys = [key for key, _ in cards.gaps(first, card, pack.language)]
     assert keys[:1] == ["cards.gap.name"] and keys.count("cards.gap.summary") == 3 and "cards.gap.count" in keys
+
+
+@pytest.mark.parametrize("title", ['evil: "x"\nlanguage: ja\n- [', "x" * 5000, "tab\there", "bell\a"])
+def test_a_title_is_one_line_a_menu_can_show(tmp_path, title):
+    """--title became the /game list's entry: a line break injected lines, 5,000 characters
+    overflowed Discord's 100-character choice."""
+    source = tmp_path / "ok.txt"
+    source.write_text("규칙\n\n카드를 섞습니다.\n", encoding="utf-8")
+    with pytest.raises(UserError) as caught:
+        import_pack(source, "mine", tmp_path / "rules", title=title)
+    assert caught.value.message == t("import.bad_title", limit=100)
+    assert not (tmp_path / "rules" / "mine").exists()
