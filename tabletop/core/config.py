@@ -95,6 +95,17 @@ def _count(low: int, high: int) -> Callable[[str, str], int]:
     return read
 
 
+def _optional(read: Callable[[str, str], object]) -> Callable[[str, str], str]:
+    """A variable that may be left empty, else must read as `read` takes it: kept as text."""
+
+    def check(name: str, text: str) -> str:
+        if text.strip():
+            read(name, text.strip())
+        return text.strip()
+
+    return check
+
+
 def _level(name: str, text: str) -> str:
     level = text.strip().upper()
     if level and level not in logging.getLevelNamesMapping():
@@ -117,8 +128,14 @@ def _site_url(name: str, text: str) -> str:
     """The website's address, links are made from it: Discord refuses a link button whose URL is
     not http(s), and with it the whole reply."""
     url = text.strip().rstrip("/")
-    if url and not re.fullmatch(r"https?://[^\s/]+\S*", url, re.IGNORECASE):
+    if not url:
+        return url
+    if re.search(r"\s", url):  # said as it is: it does start with http(s)://
+        raise ConfigError(t("config.url_space", name=name, value=text[:60]))
+    if not re.fullmatch(r"https?://[^/]+\S*", url, re.IGNORECASE):
         raise ConfigError(t("config.bad_url", name=name, value=text[:60]))
+    if "?" in url or "#" in url:  # a page's path and anchor are added after it
+        raise ConfigError(t("config.url_query", name=name, value=text[:60]))
     return url
 
 
@@ -142,7 +159,7 @@ VARIABLES: tuple[tuple[str, str, Callable[[], str], Callable[[str, str], object]
     # on by default: chat mode (?질문) reads every message; a bot past 100 servers needs Discord's
     # approval for it, and without it chat mode still answers mentions and DMs
     ("message_content", "MESSAGE_CONTENT", lambda: "on", _switch),
-    ("shard_count", "SHARD_COUNT", lambda: "", _text),
+    ("shard_count", "SHARD_COUNT", lambda: "", _optional(_count(1, 100_000))),  # checked with SHARD_IDS by the client
     ("shard_ids", "SHARD_IDS", lambda: "", _text),
 )
 

@@ -28,6 +28,10 @@ from tabletop.rules.packs import PackError, load_packs
         ("RULES_SITE_URL", "example.org"),  # a link button without http(s) would make Discord refuse every reply
         ("RULES_SITE_URL", "ftp://example.org"),
         ("RULES_SITE_URL", "https://rules example.org"),
+        ("RULES_SITE_URL", "https://example.com/site?x=1"),  # links would be …?x=1/ti4/79.html
+        ("RULES_SITE_URL", "https://example.com/site#top"),
+        ("SHARD_COUNT", "x"),  # checked before any command, as every variable is
+        ("SHARD_COUNT", "0"),
     ],
 )
 def test_a_value_the_bot_cannot_use_is_a_sentence_naming_the_variable(name, value):
@@ -138,3 +142,17 @@ def test_a_rules_folder_that_is_not_one_is_blamed_on_rules_dir(tmp_path):
     with pytest.raises(PackError) as unread:
         load_packs(missing)
     assert unread.value.messages == [t("config.no_folder", name="RULES_DIR", path=str(missing))]
+
+
+@pytest.mark.parametrize(
+    "value, key",
+    [
+        ("https://exa mple.com/", "config.url_space"),
+        ("https://example.com/?x=1", "config.url_query"),
+        ("example.com", "config.bad_url"),
+    ],
+)
+def test_a_site_address_is_refused_for_what_is_wrong_with_it(value, key):
+    with pytest.raises(config.ConfigError) as refused:
+        config.load({"RULES_SITE_URL": value})
+    assert refused.value.message == t(key, name="RULES_SITE_URL", value=value)
