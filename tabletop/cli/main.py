@@ -17,7 +17,6 @@ from tabletop.core import config, logs, text
 from tabletop.core.commands import COMMANDS
 from tabletop.core.i18n import speaking
 from tabletop.core.payloads import card_payload
-from tabletop.core.settings import DEFAULT_GAME  # a shell has no server whose game to read
 from tabletop.rules import answers, ruledb
 from tabletop.rules.packs import PackError
 
@@ -81,7 +80,7 @@ def cmd_build(args) -> int:
 def cmd_rule(args) -> int:
     comp = _compendium()
     try:
-        answer = answers.lookup(comp, " ".join(args.query), args.game)
+        answer = answers.lookup(comp, " ".join(args.query), answers.check_game(comp, args.game))
     except answers.UserError as exc:
         print(exc.message, file=sys.stderr)
         return 1
@@ -94,7 +93,7 @@ def cmd_search(args) -> int:
     query = " ".join(args.query)
     queries = [line.rstrip("\r\n") for line in sys.stdin] if query == "-" else [query]  # a file saved on Windows too
     try:
-        answers.check_game(comp, args.game)
+        args.game = answers.check_game(comp, args.game)
     except answers.UserError as exc:
         print(exc.message, file=sys.stderr)
         return 1
@@ -154,10 +153,10 @@ def cmd_eval(args) -> int:
         try:
             args.game = evaluation.game_of_file(comp, Path(args.file))
         except ValueError:
-            args.game = DEFAULT_GAME
+            args.game = None  # the default pack (check_game)
     try:
         with speaking("en"):
-            answers.check_game(comp, args.game)
+            args.game = answers.check_game(comp, args.game)
     except answers.UserError as exc:
         print(exc.message, file=sys.stderr)
         return 1
@@ -236,7 +235,7 @@ def cmd_site(args) -> int:
 def cmd_render(args) -> int:
     comp = _compendium()
     try:
-        answers.check_game(comp, args.game)
+        args.game = answers.check_game(comp, args.game)
     except answers.UserError as exc:
         print(exc.message, file=sys.stderr)
         return 1
@@ -432,7 +431,7 @@ def parser() -> argparse.ArgumentParser:
     sp = arguments.add_command(
         sub, COMMANDS["rule"], "rule", skip=SHELL_SKIPS, help="print the section that answers QUERY, matched rule marked"
     )
-    sp.set_defaults(func=cmd_rule, game=DEFAULT_GAME)
+    sp.set_defaults(func=cmd_rule, game=None)
     sp = arguments.add_command(
         sub,
         COMMANDS["search"],
@@ -442,7 +441,7 @@ def parser() -> argparse.ArgumentParser:
     )
     sp.add_argument("--limit", type=_limit, default=5, help=f"results per query, 1 to {MAX_LIMIT} (default 5)")
     sp.add_argument("--json", action="store_true", help="one JSON object per query per line")
-    sp.set_defaults(func=cmd_search, game=DEFAULT_GAME)
+    sp.set_defaults(func=cmd_search, game=None)
     sp = sub.add_parser("console", help="offline console speaking the bot's slash commands")
     sp.add_argument("--json", action="store_true", help="print each reply as the Discord JSON payload")
     sp.add_argument("--state", help="state database path (default: STATE_DB or data/state.db)")
@@ -466,7 +465,7 @@ def parser() -> argparse.ArgumentParser:
         sub, COMMANDS["rule"], "render", skip=SHELL_SKIPS, help="the exact message payloads for /rule QUERY, every page"
     )
     sp.add_argument("--json", action="store_true")
-    sp.set_defaults(func=cmd_render, game=DEFAULT_GAME)
+    sp.set_defaults(func=cmd_render, game=None)
     sp = sub.add_parser("site", help="write the rules website (a static site of every pack) into OUT")
     sp.add_argument("out", metavar="OUT")
     sp.add_argument("--serve", action="store_true", help="then preview it on http://127.0.0.1:PORT/")

@@ -48,7 +48,8 @@ class Context:
     def default_game(self) -> str:
         if self.game:
             return self.game
-        return settings.read(self.state, self.guild_id, settings.GAME, fallback=True)
+        chosen = settings.read(self.state, self.guild_id, settings.GAME, fallback=True)
+        return settings.present_game(chosen, self.compendium.packs)
 
 
 @dataclass(frozen=True)

@@ -37,6 +37,15 @@ CHAT = _switch("chat", True)
 # The game answered first, in chat and when /rule names none: the bot is built for TI4 tables.
 GAME = _text("game", "ti4", autocomplete="game", max_length=50)  # a pack's id or name in any language
 DEFAULT_GAME = GAME.default  # the pack a request reads when nothing names one
+
+
+def present_game(chosen: str, packs) -> str:
+    """The game a request reads when nothing it typed names one: the server's choice, unless
+    that pack is not installed (a rules folder of imported packs only, a pack since removed),
+    then TI4, else the first pack there is."""
+    if not packs or chosen in packs:
+        return chosen
+    return DEFAULT_GAME if DEFAULT_GAME in packs else next(iter(packs))
 # Times are shown in the server's zone: the tables this bot is for play in Korea.
 TIMEZONE = _text("timezone", "Asia/Seoul", max_length=64)  # the longest IANA zone names are about 30
 # The content a table plays, for combat (units whose reprint differs): Prophecy of Kings with the

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from tabletop.core import settings
 from tabletop.core import text as rules_text
 from tabletop.core.components import SLUG, Component, Press
 from tabletop.core.errors import UserError
@@ -79,7 +80,8 @@ def rules_warning(compendium: Compendium) -> str:
 def check_game(compendium: Compendium, game: str | None) -> str:
     if not compendium.packs:  # the rules could not be loaded at all (the admin is told why)
         raise UserError(t("rules.unavailable"))
-    wanted = DEFAULT_GAME if game is None else game.strip()  # given empty is a mistake, not the default
+    # given empty is a mistake, not the default
+    wanted = settings.present_game(DEFAULT_GAME, compendium.packs) if game is None else game.strip()
     games = ", ".join(f"{p.id} ({p.name()})" for p in compendium.packs.values())
     if not wanted:
         raise UserError(t("empty_game", games=games))

@@ -429,3 +429,20 @@ def test_a_title_is_one_line_a_menu_can_show(tmp_path, title):
         import_pack(source, "mine", tmp_path / "rules", title=title)
     assert caught.value.message == t("import.bad_title", limit=100)
     assert not (tmp_path / "rules" / "mine").exists()
+
+
+def test_without_ti4_the_first_pack_present_is_every_commands_game(cli_env, tmp_path):
+    """A RULES_DIR of imported packs only: /game, /rule and the command line answer from the pack
+    there is (the console's /game ended in KeyError: 'ti4' and an error id)."""
+    rules = tmp_path / "rules"
+    source = tmp_path / "small.txt"
+    source.write_text("준비\n\n카드를 섞습니다.\n\n종료\n\n카드가 없으면 끝납니다.\n", encoding="utf-8")
+    import_pack(source, "small", rules)
+    env = {**cli_env, "RULES_DIR": str(rules), "RULES_DB": str(tmp_path / "rules.db")}
+    console = run_bot(["console"], env, stdin="/game\n/rule 종료\n")
+    assert console.returncode == 0 and "Traceback" not in console.stdout + console.stderr
+    assert "▶ small" in console.stdout and "2.1 카드가 없으면 끝납니다." in console.stdout
+    assert t("error.unexpected", error_id="").split("{")[0][:10] not in console.stdout
+    for command, says in ((["rule", "2.1"], "카드가 없으면"), (["search", "카드"], "2 종료")):
+        done = run_bot(command, env)
+        assert done.returncode == 0 and says in done.stdout, done.stderr
