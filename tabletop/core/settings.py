@@ -46,6 +46,8 @@ def present_game(chosen: str, packs) -> str:
     if not packs or chosen in packs:
         return chosen
     return DEFAULT_GAME if DEFAULT_GAME in packs else next(iter(packs))
+
+
 # Times are shown in the server's zone: the tables this bot is for play in Korea.
 TIMEZONE = _text("timezone", "Asia/Seoul", max_length=64)  # the longest IANA zone names are about 30
 # The content a table plays, for combat (units whose reprint differs): Prophecy of Kings with the

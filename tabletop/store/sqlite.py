@@ -16,7 +16,7 @@ import threading
 from contextlib import contextmanager
 from pathlib import Path
 
-from tabletop.core.config import state_db_path
+from tabletop.core.config import rules_db_path, state_db_path
 from tabletop.core.errors import UserError
 from tabletop.core.i18n import Sentence, sentence, t
 from tabletop.core.limits import time_left
@@ -63,6 +63,10 @@ class SqliteState(StateStore):
             raise IsADirectoryError(self.path)
         if target.exists() and not target.is_file():  # /dev/null, a pipe: SQLite would write beside it
             raise NotAFile(self.path)
+        if target.resolve() == rules_db_path().resolve():  # rebuilt from the YAML, its votes would go
+            raise StateUnavailable(sentence("state.is_rules_db", path=self.path))
+        if _foreign(target):  # read before anything is written: a refused file stays as it was
+            raise StateUnavailable(sentence("state.not_ours", path=self.path))
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
         except (FileExistsError, NotADirectoryError):
@@ -249,3 +253,20 @@ def _identity(path: str) -> tuple[int, int] | None:
     except OSError:
         return (-1, -1)  # gone: never equal to the identity of a file that was there
     return (status.st_dev, status.st_ino)
+
+
+def _foreign(target: Path) -> bool:
+    """Whether the file is another program's SQLite database (a copy of rules.db): tables, and
+    none of our migrations (the store numbers its schema in user_version from 1)."""
+    if not target.is_file() or target.stat().st_size == 0:
+        return False
+    try:
+        conn = sqlite3.connect(f"file:{target.resolve()}?mode=ro", uri=True)
+        try:
+            version = conn.execute("pragma user_version").fetchone()[0]
+            tables = conn.execute("select count(*) from sqlite_master where type = 'table'").fetchone()[0]
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return False  # damaged, locked, not SQLite at all: opening it says which
+    return version == 0 and tables > 0

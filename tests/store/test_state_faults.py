@@ -147,3 +147,30 @@ def test_a_fault_noticed_at_start_is_told_to_each_asker_in_their_language(compen
         with speaking(locale):
             out = text_of(run_line(ctx, "/agenda start name:X"))
         assert words in out, (locale, out)
+
+
+def test_a_copy_of_the_rules_database_is_refused_as_state_and_left_as_it_was(rules_db, tmp_path):
+    """A copy of data/rules.db given as --state was taken (its tables beside the store's)."""
+    from tabletop.core.i18n import t
+    from tabletop.store import StateUnavailable, open_state
+
+    copy = tmp_path / "copy.db"
+    shutil.copy(rules_db, copy)
+    before = copy.read_bytes()
+    with pytest.raises(StateUnavailable) as refused:
+        open_state(str(copy))
+    assert str(refused.value.why) == t("state.not_ours", path=str(copy))
+    assert copy.read_bytes() == before and not list(tmp_path.glob("copy.db-*"))
+
+
+def test_the_rules_databases_own_file_is_refused_as_state(rules_db, monkeypatch):
+    """STATE_DB and RULES_DB naming one file: a rebuilt rules database took the votes with it."""
+    from tabletop.core.i18n import t
+    from tabletop.store import StateUnavailable, open_state
+
+    monkeypatch.setenv("RULES_DB", str(rules_db))
+    before = rules_db.read_bytes()
+    with pytest.raises(StateUnavailable) as refused:
+        open_state(str(rules_db))
+    assert str(refused.value.why) == t("state.is_rules_db", path=str(rules_db))
+    assert rules_db.read_bytes() == before
