@@ -304,6 +304,10 @@ def named_effects_checked(fight: Fight, book: UnitBook) -> list[str]:
                 fields = [EFFECT_FIELDS[f] for f in book.effects[eid] if f in EFFECT_FIELDS and f not in DESCRIPTIVE]
                 if who == "attacker" and any(f.defender_only for f in fields):
                     raise UserError(t("combat.defender_only", effect=book.effect_label(eid)))
+                bonus = book.effects[eid].get("unit_bonus")
+                if bonus and not any(u.id == bonus["unit"] for u in side.units):  # it would change nothing
+                    unit = book.make(bonus["unit"], 1).name()
+                    raise UserError(t("combat.bonus_needs_unit", effect=book.effect_label(eid), unit=unit))
                 acting = [f.acts_in for f in fields if f.acts_in is not None]
                 if acting and len(acting) == len(fields) and all(fight.kind not in kinds for kinds in acting):
                     notes.append(t("combat.effect_idle", side=t(f"combat.{who}"), effect=book.effect_label(eid)))

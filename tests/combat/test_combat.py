@@ -770,3 +770,24 @@ def test_a_loss_order_may_name_a_structure_that_fights_on_the_planet(book):
     assert "hel-titan" in [u.id for u in fight.defender.units]
     with pytest.raises(UserError):  # a unit on no side is still refused
         build_fight("invade", {**options, "defender_order": "mech"}, book)
+
+
+@pytest.mark.parametrize(
+    "attacker, content, effect, unit",
+    [
+        ("naalu mech, iconoclast bonus", "te", "naalu-mech-bonus", "naalu-mech"),
+        ("2 infantry, mordred bonus", "pok", "nekro-mech-bonus", "nekro-mech"),
+    ],
+)
+def test_a_units_bonus_without_that_unit_is_refused_with_why(attacker, content, effect, unit):
+    """The Thunder's Edge Iconoclast has no bonus, and a Mordred bonus needs a Nekro mech: the
+    figures came back without them, silently."""
+    from tabletop.combat.commands import unit_book as table_book
+
+    book = table_book(content)
+    with pytest.raises(UserError) as refused:
+        build_fight("ground", {"attacker": attacker, "defender": "2 infantry"}, book)
+    said = t("combat.bonus_needs_unit", effect=book.effect_label(effect), unit=book.make(unit, 1).name())
+    assert refused.value.message == said
+    for kept in ("nekro mech, mordred bonus", "naalu mech, iconoclast bonus"):  # with the unit, it counts
+        build_fight("ground", {"attacker": kept, "defender": "2 infantry"}, table_book("pok"))
