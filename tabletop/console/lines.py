@@ -84,8 +84,8 @@ def parse_line(line: str, is_game: Callable[[str], bool] | None = None) -> tuple
     option, so '/rule 79.1' and '/rule game:galaxy-trucker 14.2' both work. A one-word option
     (a number, yes/no, a choice) takes one word; a game takes as many words as name a game
     (`is_game`); any other takes the text up to the next option. Option names are read in any
-    case, and a value quoted whole ('attacker:"2 dread, 1 carrier"') without its quotes; a
-    repeated option, or a name after 'as' too long to be a player's or empty, is refused
+    case, and a value quoted whole ('attacker:"2 dread, 1 carrier"') without its quotes; a quote
+    left open (its value would swallow the next options and keep the quote), a repeated option, or a name after 'as' too long to be a player's or empty, is refused
     (UserError), never silently dropped. A line without a leading slash (or after a '?') is a
     question for chat mode (CHAT), as '?질문' is on Discord. Commands may be named in any UI
     language (/규칙 79.1).
@@ -125,6 +125,8 @@ def parse_line(line: str, is_game: Callable[[str], bool] | None = None) -> tuple
             typed = rest[match.end() : end].strip()
             value = _unquoted(typed)
             option = match.group(1).lower()
+            if typed[:1] in _QUOTES and _QUOTES[typed[:1]] not in typed[1:]:  # 'attacker:"2 dread defender:…'
+                raise UserError(t("console.unclosed_quote", option=option, quote=typed[:1], close=_QUOTES[typed[:1]]))
             opt = known.get(option) if value == typed else None  # quoted whole: one value, however many words
             if opt and single_word(opt) and " " in value:
                 value, extra = value.split(" ", 1)

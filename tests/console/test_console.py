@@ -63,6 +63,19 @@ def test_options_may_come_in_any_order():
     assert lines.parse_line('/agenda vote outcome:"Elect Mecatol" votes:3')[2] == {"outcome": "Elect Mecatol", "votes": "3"}
 
 
+@pytest.mark.parametrize(
+    "line, option, quote",
+    [('/combat space attacker:"2 dread defender:3 cruiser', "attacker", '"'), ("/rule 79.1 game:「ti4", "game", "「")],
+)
+def test_a_quote_left_open_is_named_not_read_into_the_value(line, option, quote):
+    """The open quote swallowed the next option and stayed in the unit's name, and the reply then
+    suggested '"2 dread@6', which the console would read the same way."""
+    features.load()
+    with pytest.raises(commands.UserError) as refused:
+        lines.parse_line(line)
+    assert refused.value.message == t("console.unclosed_quote", option=option, quote=quote, close=lines._QUOTES[quote])
+
+
 def test_an_option_the_command_lacks_is_named_not_searched_for(ctx):
     out = text_of(run_line(ctx, "/rule 79.1 bogus:1"))
     assert "'bogus'" in out and "query, game, private" in out
