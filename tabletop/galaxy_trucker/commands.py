@@ -9,7 +9,8 @@ from tabletop.core.commands import Context, Values, again_id, command, log_roll,
 from tabletop.core.dice import SEED, Dice, Seeded, parse_seed
 from tabletop.core.i18n import t
 from tabletop.core.render import FIELD_VALUE_MAX, Button, Embed, Paged, escape_md
-from tabletop.galaxy_trucker.dice import GAME, Incoming, parse_incoming, roll_incoming, roll_sabotage
+from tabletop.core.text import key
+from tabletop.galaxy_trucker.dice import GAME, KIND_SECTIONS, Incoming, parse_incoming, roll_incoming, roll_sabotage
 from tabletop.rules.answers import OPEN_SECTION
 from tabletop.rules.compendium import compendium_of
 
@@ -66,6 +67,17 @@ def sabotage_pages(attempts, seed: int, again_id: str | None, quote=None) -> Pag
     return _pages("gt.sabotage.title", lines, seed, again_id, quote, "sabotage", "gt.rules.sabotage")
 
 
+def kind_names(ctx: Context) -> dict[str, tuple[str, str]]:
+    """Every name the pack gives the meteors' and shots' sections, in every language, by key."""
+    pack = compendium_of(ctx).packs.get(GAME)
+    names: dict[str, tuple[str, str]] = {}
+    for section in pack.sections if pack else ():
+        kind = KIND_SECTIONS.get(section.id)
+        if kind is not None:
+            names.update({key(name): kind for name in (section.title, *section.names.values(), *section.aliases)})
+    return names
+
+
 @dataclass(frozen=True)
 class Meteors(Values):
     incoming: str | None = opt(max_length=300)  # a card's list of meteors and shots, as printed
@@ -75,7 +87,7 @@ class Meteors(Values):
 @command("gt meteor", Meteors)
 def gt_meteor(ctx: Context, values: Meteors):
     incoming = values.incoming
-    items = parse_incoming(incoming)
+    items = parse_incoming(incoming, kind_names(ctx))
     seed = parse_seed(values.seed)
     roll_incoming(items, Dice(seed))
     roll_id = log_roll(ctx, "gt meteor", {"incoming": incoming} if incoming else {}, seed, " ".join(str(i.line) for i in items))

@@ -23,11 +23,20 @@ _DIRECTIONS = {
     "right": ("right", "오른쪽", "우", "우측", "r", "右"),
 }
 _KINDS = {
-    ("meteor", "small"): ("small", "작은", "작은유성", "small meteor", "小さな流星"),
-    ("meteor", "large"): ("large", "big", "큰", "큰유성", "large meteor", "大きな流星"),
-    ("shot", "light"): ("light", "약한", "약한사격", "light shot", "弱いキャノン"),
-    ("shot", "heavy"): ("heavy", "강한", "강한사격", "heavy shot", "強いキャノン"),
+    ("meteor", "small"): ("small", "작은", "작은유성", "small meteor", "小さな流星", "小さい", "小"),
+    ("meteor", "large"): ("large", "big", "큰", "큰유성", "large meteor", "大きな流星", "大きい", "大"),
+    ("shot", "light"): ("light", "약한", "약한사격", "light shot", "弱いキャノン", "弱い", "軽い"),
+    ("shot", "heavy"): ("heavy", "강한", "강한사격", "heavy shot", "強いキャノン", "強い", "重い"),
 }
+# The pack's sections that name each kind: their titles, names in every language and aliases are
+# read too (the command passes them), so every name the rules give is typed as it is written.
+KIND_SECTIONS = {
+    "small-meteors": ("meteor", "small"),
+    "large-meteors": ("meteor", "large"),
+    "light-fire": ("shot", "light"),
+    "heavy-fire": ("shot", "heavy"),
+}
+_SHOT_WORDS = ("shot", "shots", "cannon", "fire", "砲撃", "キャノン")
 
 
 @dataclass
@@ -58,8 +67,20 @@ def _lookup(word: str, table: dict) -> str | None:
 _COUNT_RE = re.compile(r"^(?:[x×*](\d{1,2})|(\d{1,2})(?:[x×개번발])?)$", re.IGNORECASE)
 
 
-def parse_incoming(spec: str | None) -> list[Incoming]:
-    """'large front, small left x2, heavy shot right' / '큰 앞, 3 작은 왼쪽'. Left out entirely:
+def _named_kind(words: list[str], names: dict[str, tuple[str, str]]) -> tuple[tuple[str, str] | None, list[str]]:
+    """The longest run of words that is a kind's name (`heavy fire left`: Heavy Fire), and the
+    words left; (None, words) when no run is one."""
+    for n in range(len(words), 0, -1):
+        for i in range(len(words) - n + 1):
+            found = names.get(key("".join(words[i : i + n])))
+            if found and (n > 1 or len(words[i]) > 1):
+                return found, words[:i] + words[i + n :]
+    return None, words
+
+
+def parse_incoming(spec: str | None, names: dict[str, tuple[str, str]] | None = None) -> list[Incoming]:
+    """'large front, small left x2, heavy shot right' / '큰 앞, 3 작은 왼쪽' / 'heavy fire left' /
+    '強い砲撃 右'. `names` maps further names (the pack's, by key) to kinds. Left out entirely:
     one small meteor from the front. Every word must be a size, a kind, a direction or a
     count: nothing typed is dropped or guessed."""
     if spec is None or not spec.strip():
@@ -70,13 +91,14 @@ def parse_incoming(spec: str | None) -> list[Incoming]:
     out: list[Incoming] = []
     for item in items:
         spaced = re.sub(r"([x×*])\s+(\d)", r"\1\2", item, flags=re.IGNORECASE)
-        words = spaced.replace("유성", " ").replace("사격", " shot ").replace("meteor", " ").split()
-        kind_size, directions, count, shot = None, [], 1, False
+        kind_size, rest = _named_kind(spaced.split(), names or {})
+        words = " ".join(rest).replace("유성", " ").replace("사격", " shot ").replace("meteor", " ").split()
+        directions, count, shot = [], 1, False
         for w in words:
             found_kind = next((ks for ks, ws in _KINDS.items() if key(w) in {key(x) for x in ws}), None)
             found_direction = _lookup(w, _DIRECTIONS)
             number = _COUNT_RE.match(w)
-            if key(w) in ("shot", "shots", "cannon"):
+            if key(w) in _SHOT_WORDS:
                 shot = True
             elif found_kind and not kind_size:
                 kind_size = found_kind

@@ -219,3 +219,22 @@ def test_a_count_or_value_after_a_name_is_never_read_as_an_upgrade(spec, expecte
     from tabletop.combat.units import parse_side, unit_book
 
     assert [(u.id, u.combat) for u in parse_side(spec, unit_book("ti4")).units] == expected
+
+
+def test_every_spelling_the_rules_lexicon_gives_a_unit_names_it_in_combat():
+    """`dread` fought and `ドレッド` was refused: every form the TI4 pack's lexicon gives a unit
+    (its term, names and players' spellings, in any language) names the unit here too."""
+    from tabletop.combat.units import unit_book
+    from tabletop.core.paths import RULES_DIR
+    from tabletop.rules.packs import load_pack
+
+    book = unit_book("ti4")
+    by_name = {(row.get("names") or {}).get("en", "").lower(): uid for uid, row in book.units.items()}
+    missing, checked = [], 0
+    for term in load_pack(RULES_DIR / "ti4").lexicon:
+        uid = by_name.get(term.names.get("en", "").lower())
+        for form in (term.term, *term.names.values(), *term.spellings) if uid else ():
+            checked += 1
+            if book.find(form) != ("units", uid):
+                missing.append((uid, form))
+    assert checked > 40 and not missing

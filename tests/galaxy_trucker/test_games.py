@@ -104,3 +104,20 @@ def test_gt_commands_quote_the_rules_and_roll_again(compendium, state):
 def test_console_parses_subcommands():
     assert parse_line("/gt meteor incoming:큰 앞, 작은 왼쪽") == (None, "gt meteor", {"incoming": "큰 앞, 작은 왼쪽"})
     assert parse_line("as Bob: /agenda vote 가결 votes:3") == ("Bob", "agenda vote", {"outcome": "가결", "votes": "3"})
+
+
+@pytest.mark.parametrize(
+    "spec, expected",
+    [
+        ("heavy fire left", [("shot", "heavy", "left")]),  # the pack's English name
+        ("強い砲撃 右", [("shot", "heavy", "right")]),  # its Japanese name
+        ("大きい 前", [("meteor", "large", "front")]),
+        ("小さい 左", [("meteor", "small", "left")]),
+        ("큰 운석 뒤, 2 light fire right", [("meteor", "large", "back")] + [("shot", "light", "right")] * 2),
+    ],
+)
+def test_every_name_the_pack_gives_a_meteor_or_shot_is_read(compendium, state, spec, expected):
+    from tabletop.galaxy_trucker.commands import kind_names
+
+    items = parse_incoming(spec, kind_names(Context(compendium, state)))
+    assert [(i.kind, i.size, i.direction) for i in items] == expected
