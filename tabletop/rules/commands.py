@@ -9,7 +9,7 @@ from tabletop.core.commands import Context, Values, command, opt
 from tabletop.core.components import SLUG, Component, Press
 from tabletop.core.errors import UserError
 from tabletop.core.i18n import t
-from tabletop.core.render import Button, Reply
+from tabletop.core.render import Button, Reply, Select
 from tabletop.rules import answers
 from tabletop.rules.compendium import compendium_of
 
@@ -39,6 +39,8 @@ def search(ctx: Context, values: Question):
 # A rule found for a message (Discord's "find the rule" on any message) is shown to the asker
 # first; this button posts it for the whole table. The rule rides in the custom_id ("-": none).
 POST_RULE = Component("rule.post", "post:{game}:{section}:{rule}", show="public", game=SLUG, section=SLUG, rule=r"[\w.-]{1,12}")
+# A weak match lists the candidates; this menu posts the one picked for the whole table.
+POST_PICK = Component("rule.postpick", "post:pick:{game}", select=True, show="public", game=SLUG)
 MESSAGE_TEXT_MAX = QUERY_MAX_CHARS  # a message is read as a question of /rule's length
 
 
@@ -53,7 +55,18 @@ def for_message(ctx: Context, text: str) -> answers.RuleAnswer | Reply:
         values = {"game": answer.section.pack, "section": answer.section.id, "rule": answer.rule or "-"}
         if POST_RULE.pattern.fullmatch(POST_RULE.template.format(**values)):  # ids too long for a custom_id: no button
             answer.rows = [*answer.rows, [Button(t("message.post"), POST_RULE.id(**values), emoji="📢")]]
+    elif isinstance(answer, Reply):  # "did you mean": the list, and a menu that posts the one picked
+        menus = [
+            (c, answers.RESULTS_MENU.pattern.fullmatch(c.custom_id)) for row in answer.rows for c in row if isinstance(c, Select)
+        ]
+        for menu, found in [(c, m) for c, m in menus if m][:1]:
+            answer.rows = [*answer.rows, [Select(POST_PICK.id(game=found["game"]), t("message.post_pick"), menu.options)]]
     return answer
+
+
+@POST_PICK.on_press
+def _post_pick(ctx: Context, press: Press) -> answers.RuleAnswer:
+    return answers.open_section(compendium_of(ctx), press.values["game"], press.chosen or "")
 
 
 @POST_RULE.on_press

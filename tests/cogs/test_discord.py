@@ -640,3 +640,25 @@ async def test_autocomplete_never_waits_on_the_embedding_model(bot, compendium, 
     finally:
         held.set()
     assert choices  # from the names and the words alone
+
+
+async def test_find_the_rule_lists_a_weak_match_with_a_menu_that_posts_the_pick(bot, monkeypatch):
+    """The "did you mean" list had no way to post: its menu's pick is posted for everyone."""
+    from discord_fakes import chat_message, user_installed
+
+    from cogs.rules import find_rule_menu
+    from tabletop.rules import answers
+
+    def weak(compendium, query, game):  # a list of candidates, as a weak match answers
+        return answers.results_reply(compendium, query, compendium.search.search("폭격 주사위", game, limit=3), "did_you_mean")
+
+    monkeypatch.setattr(answers, "chat_answer", weak)
+    inter = user_installed(bot, FakeUser(8, "Mina"), "group")
+    await find_rule_menu().callback(inter, chat_message("폭격할 때 뭐 굴려?"))
+    first = inter.log[0]
+    assert first.ephemeral
+    menus = [i.custom_id for i in first.items if i.custom_id and i.custom_id.startswith("post:pick:")]
+    assert menus == ["post:pick:ti4"]
+    press = user_installed(bot, FakeUser(8, "Mina"), "group")
+    await persistent_item("post:pick:ti4", chosen="79:79.2").callback(press)
+    assert not press.log[0].ephemeral and press.log[0].embed.title.startswith("79 폭격")
