@@ -7,6 +7,7 @@ A secret agenda (still open) shows who has voted, not how; everything is reveale
 
 from __future__ import annotations
 
+from dataclasses import replace
 from zoneinfo import ZoneInfo
 
 from tabletop.agenda import windows
@@ -234,15 +235,27 @@ def audit_pages(store: AgendaStore, agenda: Agenda, zone: ZoneInfo, viewer: Play
         action, detail = e["action"], e["detail"]
         if not shown and action in ("vote", "abstain"):
             action, detail = "vote", ""  # who cast a ballot, not how (an abstention too)
-        lines.append(f"`{local_time(e['at'], zone)}` {escape_md(e['actor_name'])}: {action} {escape_md(detail)}".rstrip())
+        said = f"{t(f'agenda.log.{action}', loc)} {escape_md(_log_detail(action, detail, loc))}".rstrip()
+        lines.append(f"`{local_time(e['at'], zone)}` {escape_md(e['actor_name'])}: {said}")
     header = f"**{t('agenda.audit', loc)}** ({t('agenda.times_in', loc, zone=zone_label(zone))})"
-    pages = [agenda_embed(agenda)]
+    pages = [agenda_embed(replace(agenda, locale=str(loc)))]  # every page in the asker's language
     log_pages = paginate(["\n".join([header, *chunk]) for chunk in _chunks(lines, 20)])
     for text_, _ in log_pages:
         pages.append(Embed(title=truncate_label(t("agenda.title", loc, id=agenda.id, name=agenda.name), 256), description=text_))
     for i, page in enumerate(pages):
         page.footer = footer_page(i + 1, len(pages), page.footer)
     return Paged(pages, locale=str(loc))
+
+
+def _log_detail(action: str, detail: str, loc) -> str:
+    """A log line's detail with the outcome it names in the reader's language ('가결 2' is
+    'For 2' in English); the log stores the outcomes as the agenda does."""
+    if action == "vote" and " " in detail:
+        outcome, votes = detail.rsplit(" ", 1)
+        return f"{outcome_label(outcome, loc)} {votes}"
+    if action in ("predict", "close") and detail:
+        return outcome_label(detail, loc)
+    return detail
 
 
 def _chunks(items: list[str], size: int) -> list[list[str]]:

@@ -61,19 +61,16 @@ def _state(required: bool = False):
 
 def cmd_build(args) -> int:
     info = ruledb.build()
-    packs = ", ".join(f"{k} ({v} sections)" for k, v in info["packs"].items())
-    print(f"built {info['path']} in {info['seconds'] * 1000:.0f} ms: {packs}")
+    packs = ", ".join(answers.t("build.pack", id=k, sections=v) for k, v in info["packs"].items())
+    print(answers.t("build.built", path=info["path"], ms=round(info["seconds"] * 1000), packs=packs))
     try:  # the unit files are combat's own: checked here too, so an admin sees every problem at once
         entries = load_unit_tables()
     except UnitDataError as exc:
-        print(
-            "The unit data has problems (combat commands refuse until it is fixed; rules answers are not affected):",
-            file=sys.stderr,
-        )
+        print(answers.t("build.units_bad"), file=sys.stderr)
         for message in exc.messages:
             print(f"  {message}", file=sys.stderr)
         return 1
-    print(f"unit data checked: {sum(len(rows) for rows in entries.values())} units and effects")
+    print(answers.t("build.units_checked", count=sum(len(rows) for rows in entries.values())))
     return 0
 
 
@@ -155,8 +152,7 @@ def cmd_eval(args) -> int:
         except ValueError:
             args.game = None  # the default pack (check_game)
     try:
-        with speaking("en"):
-            args.game = answers.check_game(comp, args.game)
+        args.game = answers.check_game(comp, args.game)
     except answers.UserError as exc:
         print(exc.message, file=sys.stderr)
         return 1
@@ -169,7 +165,7 @@ def cmd_eval(args) -> int:
         for f in args.fit:
             files.setdefault(evaluation.game_of_file(comp, Path(f)), []).extend(evaluation.load_queries(Path(f)))
         if len(files) < 2:
-            print("--fit needs players' files of at least two packs: each pack is scored by what the others fit", file=sys.stderr)
+            print(answers.t("eval.fit_needs_two"), file=sys.stderr)
             return 1
         ranking = calibration.ranking_leave_one_pack_out(calibration.ranking_rows(comp, files))
         result["ranking"] = ranking
@@ -315,22 +311,23 @@ def cmd_health(args) -> int:
         conn.execute("select count(*) from sqlite_master").fetchone()
         conn.close()
     except sqlite3.Error as exc:
-        problems.append(f"rules database {rules_db_path()}: {exc}")
+        problems.append(answers.t("health.rules_db", path=rules_db_path(), error=exc))
     problems += _state_problems()
     from tabletop.rules import dense
 
     model = dense.embedder()  # degraded, not unhealthy: search then ranks lexically only
-    print("search: dense + lexical" if model.available else f"search: lexical only ({model.problem})")
+    print(answers.t("health.dense") if model.available else answers.t("health.lexical", problem=model.problem))
     ages = heartbeat_ages()
     if not ages:
-        problems.append("no recent gateway heartbeat")
+        problems.append(answers.t("health.no_heartbeat"))
     for shard, age in sorted(ages.items()):
-        print(f"shard {shard}: last gateway heartbeat {age:.0f} s ago")
+        line = answers.t("health.heartbeat", shard=shard, age=round(age))
+        print(line)
         if age > HEARTBEAT_STALE:
-            problems.append(f"shard {shard}: last gateway heartbeat {age:.0f} s ago")
+            problems.append(line)
     for problem in problems:
         print(problem, file=sys.stderr)
-    print("healthy" if not problems else "unhealthy")
+    print(answers.t("health.healthy" if not problems else "health.unhealthy"))
     return 0 if not problems else 1
 
 
@@ -338,18 +335,18 @@ def _state_problems() -> list[str]:
     """The state store opens and answers a read (a file, or the PostgreSQL server)."""
     from tabletop.store import StateUnavailable, open_state, state_target
 
-    with speaking("en"):  # for the admin reading a container's health log
-        try:
-            state = open_state()
-        except StateUnavailable as exc:
-            return [exc.message]
-        try:
-            state.logged_roll(0)
-        except answers.UserError as exc:
-            return [exc.message]
-        finally:
-            state.close()
-    print(f"state: {state.dialect} {state.target}" if state.dialect == "postgresql" else f"state: {state_target()}")
+    try:  # in the run's language, as every other line
+        state = open_state()
+    except StateUnavailable as exc:
+        return [exc.message]
+    try:
+        state.logged_roll(0)
+    except answers.UserError as exc:
+        return [exc.message]
+    finally:
+        state.close()
+    where = f"{state.dialect} {state.target}" if state.dialect == "postgresql" else state_target()
+    print(answers.t("health.state", where=where))
     return []
 
 
@@ -424,8 +421,10 @@ def parser() -> argparse.ArgumentParser:
     sp = sub.add_parser("run", help="start the Discord bot (needs DISCORD_TOKEN)")
     sp.set_defaults(func=cmd_run)
     sp = sub.add_parser("health", help="exit 0 when both databases open and the gateway heartbeat is recent")
+    sp.add_argument("--locale", default="ko", choices=("ko", "en", "ja"), help="the language of the report")
     sp.set_defaults(func=cmd_health)
     sp = sub.add_parser("build", help="rebuild the rules database from rules/*.yaml")
+    sp.add_argument("--locale", default="ko", choices=("ko", "en", "ja"), help="the language of the report")
     sp.set_defaults(func=cmd_build)
     # /rule and /search's own options, from the command table; the shell adds output flags only
     sp = arguments.add_command(

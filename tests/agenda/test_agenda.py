@@ -7,12 +7,14 @@ import sqlite3
 import threading
 
 import pytest
+from run_bot import run_bot
 
 from tabletop.agenda.model import AGAINST, FOR, Player, parse_people, voting_order
 from tabletop.agenda.store import AgendaStore
 from tabletop.agenda.view import agenda_reply, audit_pages
 from tabletop.core.commands import Context, dispatch
 from tabletop.core.errors import UserError
+from tabletop.core.i18n import t
 from tabletop.core.payloads import check_limits
 from tabletop.store import StateUnavailable, open_state
 from tabletop.store.schema import migrations
@@ -324,7 +326,7 @@ def test_commands_and_console_as_other_players(compendium, state):
     assert "의회 해산" in history.embeds[0].body
     shown = dispatch(ctx, "agenda show", {"id": "1"})
     log_text = "\n".join(p.description for p in shown.pages[1:])
-    assert "Alice: vote 부결 3" in log_text and "Asia/Seoul" in log_text
+    assert f"Alice: {t('agenda.log.vote')} 부결 3" in log_text and "Asia/Seoul" in log_text
 
 
 # --- one open agenda per channel, and acknowledgements that name their agenda ------------------------
@@ -380,7 +382,8 @@ def test_thousands_of_ballots_stay_within_discords_limits(agendas, state):
     assert len(paged.pages) > 10
     for reply in paged.replies():
         assert check_limits(reply) == []
-    changes = sum(p.description.count(": vote ") + p.description.count(": abstain") for p in paged.pages)
+    voted, abstained = f": {t('agenda.log.vote')} ", f": {t('agenda.log.abstain')}"
+    changes = sum(p.description.count(voted) + p.description.count(abstained) for p in paged.pages)
     assert changes == 3000  # every change (0 votes is abstaining), nothing cut
     open_voters = agendas.start("g", "c2", STARTER, "누구나", [], "for-against")  # no players: anyone votes
     for n in range(2000):
@@ -438,7 +441,7 @@ def test_secret_ballots_show_who_voted_not_how_until_the_close(compendium, state
     closed = dispatch(ctx, "agenda close", {})
     assert "부결** — 7표" in closed.embeds[0].body and "결과: 부결" in closed.embeds[0].body
     revealed = dispatch(ctx, "agenda show", {"id": "1"})
-    assert "vote 부결 7" in "\n".join(p.description for p in revealed.pages[1:])
+    assert f"{t('agenda.log.vote')} 부결 7" in "\n".join(p.description for p in revealed.pages[1:])
 
 
 def test_showing_an_agenda_number_the_server_lacks_says_so_not_that_none_is_open(compendium, state):
@@ -464,7 +467,7 @@ def test_cancelling_a_secret_agenda_reveals_no_ballot(compendium, state):
     message = cancelled.embeds[0].body
     assert "Alice" in message and "7표" not in message and "부결** —" not in message
     shown = dispatch(ctx, "agenda show", {"id": "1"})
-    assert "vote 부결 7" not in "\n".join(p.description for p in shown.pages[1:])
+    assert f"{t('agenda.log.vote')} 부결 7" not in "\n".join(p.description for p in shown.pages[1:])
 
 
 @pytest.mark.parametrize("locale, yes, no", [("en", "For", "Against"), ("ja", "可決", "否決"), ("ko", "가결", "부결")])
@@ -478,3 +481,13 @@ def test_for_and_against_are_shown_in_the_readers_language(cli_env, tmp_path, lo
     assert out.returncode == 0, out.stderr
     assert f"[1] {yes} [2] {no}" in out.stdout and f"{yes} — " in out.stdout and f"{no} — " in out.stdout
     assert locale == "ko" or ("가결" not in out.stdout and "부결" not in out.stdout)
+
+
+def test_the_log_speaks_the_readers_language_on_every_page(cli_env, tmp_path):
+    """Started in English, shown in Japanese: the first page was English and the log said
+    'B: vote 가결 2' (the outcome as stored, the action as a code)."""
+    env = {**cli_env, "STATE_DB": str(tmp_path / "state.db")}
+    run_bot(["console", "--locale", "en"], env, stdin="/agenda start name:Test\nas B: /agenda vote outcome:for votes:2\n")
+    shown = run_bot(["console", "--locale", "ja"], env, stdin="/agenda show\n").stdout
+    assert f"B: {t('agenda.log.vote', 'ja')} 可決 2" in shown and "가결" not in shown
+    assert t("agenda.type.for-against", "ja") in shown and t("agenda.type.for-against", "en") not in shown

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 from run_bot import run_bot
 
+from tabletop.core.i18n import t
 from tabletop.rules import dense
 from tabletop.rules.search import SearchEngine
 
@@ -104,7 +105,7 @@ def test_a_question_about_a_topic_without_an_entry_is_answered_with_a_note(compe
 
 def test_health_says_which_search_runs(cli_env):
     out = run_bot(["health"], cli_env)
-    assert "search: dense + lexical" in out.stdout
+    assert t("health.dense") in out.stdout  # in the run's language (Korean by default)
 
 
 @pytest.mark.parametrize("query", ["79", "폭격", "ㅍㄱ"])
