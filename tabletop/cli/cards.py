@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import sys
 
+from tabletop.cli import opened
 from tabletop.core import config
 from tabletop.core.i18n import t
 from tabletop.rules import answers, cardcheck
@@ -25,9 +26,7 @@ def add_parser(pack) -> None:
 
 
 def main(args) -> int:
-    from tabletop.cli.main import _compendium
-
-    comp = _compendium()
+    comp = opened.compendium()
     try:
         game = answers.check_game(comp, args.pack_id)
     except answers.UserError as exc:

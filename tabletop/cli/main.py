@@ -11,6 +11,7 @@ from pathlib import Path
 
 from tabletop import features
 from tabletop.cli import arguments
+from tabletop.cli.opened import compendium as _compendium
 from tabletop.combat.unitdata import UnitDataError, load_unit_tables
 from tabletop.console.printed import printed
 from tabletop.core import config, logs, text
@@ -22,21 +23,6 @@ from tabletop.rules.packs import PackError
 
 EXIT_USAGE = 2
 EXIT_FAULT = 3  # the bot cannot run as configured (a state database it cannot open)
-
-
-def _compendium():
-    """The rules, with one warning on stderr (and in the log) when they may be stale."""
-    from tabletop.core.config import rules_db_path
-    from tabletop.rules.compendium import Compendium
-
-    if ruledb.stored_hash(rules_db_path()) != ruledb.content_hash() and ruledb.packs_valid():
-        # a first start, or packs edited: say so (invalid packs are not built: the warning says why)
-        print(answers.t("rules.building"), file=sys.stderr, flush=True)
-    compendium = Compendium.open()
-    warning = answers.rules_warning(compendium)
-    if warning:
-        print(warning, file=sys.stderr)
-    return compendium
 
 
 def _state(required: bool = False):

@@ -163,7 +163,7 @@ def test_eval_reads_the_pack_from_the_file_name_and_fit_needs_two_packs(cli_env)
     out = run_bot(["eval", "tests/eval/liftoff_players.yaml", "--json"], cli_env)
     assert out.returncode == 0 and json.loads(out.stdout)["overall"]["top3"] > 0.5  # scored against Liftoff
     out = run_bot(["eval", "tests/eval/ti4_own.yaml", "--fit", "tests/eval/ti4_players.yaml"], cli_env)
-    assert out.returncode == 1 and "at least two packs" in out.stderr and "Traceback" not in out.stderr
+    assert out.returncode == 1 and t("eval.fit_needs_two") in out.stderr and "Traceback" not in out.stderr
 
 
 def test_render_of_a_refused_query_prints_the_refusal_and_fails(cli_env):
