@@ -5,6 +5,7 @@ the operator's: run the bot, the console, build, health, eval, the website, sync
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import sys
 from pathlib import Path
@@ -46,7 +47,20 @@ def _state(required: bool = False):
 
 
 def cmd_build(args) -> int:
-    info = ruledb.build()
+    from tabletop.core.config import rules_db_path
+
+    try:
+        info = ruledb.build()
+    except OSError as exc:  # a folder it cannot write, another program's file where the database goes
+        reason = {
+            errno.ENOENT: "os.missing",
+            errno.EACCES: "os.permission",
+            errno.EPERM: "os.permission",
+            errno.EROFS: "os.read_only",
+        }
+        said = answers.t(reason[exc.errno]) if exc.errno in reason else (exc.strerror or str(exc))
+        print(answers.t("build.cannot_write", path=rules_db_path(), reason=said), file=sys.stderr)
+        return EXIT_USAGE
     packs = ", ".join(answers.t("build.pack", id=k, sections=v) for k, v in info["packs"].items())
     print(answers.t("build.built", path=info["path"], ms=round(info["seconds"] * 1000), packs=packs))
     try:  # the unit files are combat's own: checked here too, so an admin sees every problem at once
@@ -187,7 +201,8 @@ def cmd_site(args) -> int:
     try:
         blocking = next((p for p in (out, *out.parents) if p.exists() and not p.is_dir()), None)
         if blocking is not None:
-            print(answers.t("site.not_a_folder", path=text.printable(blocking)), file=sys.stderr)
+            key = "site.not_a_folder" if blocking == out else "site.parent_not_a_folder"
+            print(answers.t(key, path=text.printable(blocking), out=text.printable(out)), file=sys.stderr)
             return 1
         if build.up_to_date(comp, out, args.locale):
             print(answers.t("site.up_to_date", path=text.printable(out)))

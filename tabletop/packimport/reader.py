@@ -45,7 +45,7 @@ def read_document(path: Path) -> list[Line]:
     if suffix == ".pdf":
         raise UserError(t("import.pdf"))
     if suffix not in SUFFIXES:
-        raise UserError(t("import.kind", suffix=suffix, kinds=", ".join(s for s in SUFFIXES if s)))
+        raise UserError(t("import.kind", suffix=suffix, path=str(path)[:200], kinds=", ".join(s for s in SUFFIXES if s)))
     try:
         if path.is_dir():
             raise UserError(t("import.folder", path=str(path)[:200]))

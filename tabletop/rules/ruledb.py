@@ -19,6 +19,7 @@ import sqlite_utils
 
 from tabletop.core import config, text
 from tabletop.core.config import rules_db_path
+from tabletop.core.i18n import t
 from tabletop.rules import crossling, dense, morph, rows, tokenizing
 from tabletop.rules.packs import Pack, PackError, Rule, Section, Term, load_packs
 
@@ -258,6 +259,8 @@ def build(rules_dir: Path | None = None, db_path: Path | None = None) -> dict:
     """Validate every pack and write a fresh database; raise PackError and keep the old one."""
     rules_dir = rules_dir or config.rules_dir()
     db_path = Path(db_path or rules_db_path())
+    if not _replaceable(db_path):  # another program's file (the state database): never renamed over
+        raise OSError(errno.EEXIST, t("rules.not_ours"), str(db_path))
     started = time.perf_counter()
     packs = load_packs(rules_dir)
     digest = content_hash(rules_dir)
@@ -291,6 +294,21 @@ def build(rules_dir: Path | None = None, db_path: Path | None = None) -> dict:
     }
 
 
+def _replaceable(db_path: Path) -> bool:
+    """Whether a build may put a new rules database where `db_path` is: nothing there, an empty
+    file, or a rules database (any version: it has our `meta` table)."""
+    if not db_path.is_file() or db_path.stat().st_size == 0:
+        return True
+    try:
+        conn = sqlite3.connect(f"file:{db_path}?mode=ro&immutable=1", uri=True)  # touches no -wal or -shm
+        try:
+            return conn.execute("select 1 from sqlite_master where type = 'table' and name = 'meta'").fetchone() is not None
+        finally:
+            conn.close()
+    except sqlite3.Error:  # not SQLite at all (a text file), or damaged past reading: not ours to replace
+        return False
+
+
 def user_dictionary_path(db_path: Path) -> Path:
     """The analyser's user dictionary, built with and kept beside the rules database."""
     return Path(db_path).with_suffix(".userdic")
@@ -300,7 +318,7 @@ def stored_hash(db_path: Path) -> str | None:
     if not db_path.exists():
         return None
     try:
-        conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+        conn = sqlite3.connect(f"file:{db_path}?mode=ro&immutable=1", uri=True)  # a read, nothing beside it touched
         try:
             row = conn.execute("select value from meta where key = 'content_hash'").fetchone()
         finally:

@@ -261,7 +261,7 @@ def _foreign(target: Path) -> bool:
     if not target.is_file() or target.stat().st_size == 0:
         return False
     try:
-        conn = sqlite3.connect(f"file:{target.resolve()}?mode=ro", uri=True)
+        conn = sqlite3.connect(f"file:{target.resolve()}?mode=ro&immutable=1", uri=True)  # no -wal, no -shm
         try:
             version = conn.execute("pragma user_version").fetchone()[0]
             tables = conn.execute("select count(*) from sqlite_master where type = 'table'").fetchone()[0]
