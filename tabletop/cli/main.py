@@ -5,7 +5,6 @@ the operator's: run the bot, the console, build, health, eval, the website, sync
 from __future__ import annotations
 
 import argparse
-import errno
 import json
 import sys
 from pathlib import Path
@@ -17,6 +16,7 @@ from tabletop.combat.unitdata import UnitDataError, load_unit_tables
 from tabletop.console.printed import printed
 from tabletop.core import config, logs, text
 from tabletop.core.commands import COMMANDS
+from tabletop.core.errors import os_reason
 from tabletop.core.i18n import speaking
 from tabletop.core.payloads import card_payload
 from tabletop.rules import answers, ruledb
@@ -52,14 +52,7 @@ def cmd_build(args) -> int:
     try:
         info = ruledb.build()
     except OSError as exc:  # a folder it cannot write, another program's file where the database goes
-        reason = {
-            errno.ENOENT: "os.missing",
-            errno.EACCES: "os.permission",
-            errno.EPERM: "os.permission",
-            errno.EROFS: "os.read_only",
-        }
-        said = answers.t(reason[exc.errno]) if exc.errno in reason else (exc.strerror or str(exc))
-        print(answers.t("build.cannot_write", path=rules_db_path(), reason=said), file=sys.stderr)
+        print(answers.t("build.cannot_write", path=rules_db_path(), reason=os_reason(exc)), file=sys.stderr)
         return EXIT_USAGE
     packs = ", ".join(answers.t("build.pack", id=k, sections=v) for k, v in info["packs"].items())
     print(answers.t("build.built", path=info["path"], ms=round(info["seconds"] * 1000), packs=packs))

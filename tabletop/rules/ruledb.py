@@ -19,6 +19,7 @@ import sqlite_utils
 
 from tabletop.core import config, text
 from tabletop.core.config import rules_db_path
+from tabletop.core.errors import os_reason
 from tabletop.core.i18n import t
 from tabletop.rules import crossling, dense, morph, rows, tokenizing
 from tabletop.rules.packs import Pack, PackError, Rule, Section, Term, load_packs
@@ -370,7 +371,7 @@ def ensure_served(rules_dir: Path | None = None, db_path: Path | None = None) ->
     except PackError as exc:
         problems, kind = tuple(exc.messages), "invalid"
     except OSError as exc:  # a read-only image, another user's files
-        problems, kind = (f"RULES_DB={db_path}: {exc.strerror or exc}",), "unwritable"
+        problems, kind = (f"RULES_DB={db_path}: {os_reason(exc)}",), "unwritable"
     log.warning("rules database not rebuilt (%s): %s", kind, "; ".join(problems[:5]))
     return Status(db_path if stored is not None else None, problems, kind)
 

@@ -23,6 +23,7 @@ from run_bot import CLONE_SKIPS, run_bot
 
 from tabletop.core.commands import Context, dispatch
 from tabletop.core.errors import UserError
+from tabletop.core.i18n import t
 from tabletop.store import StateUnavailable, open_state
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -95,7 +96,7 @@ def test_packs_that_cannot_be_rebuilt_are_served_from_the_database_that_is_there
 
     monkeypatch.setattr(ruledb, "build", read_only_filesystem)
     status = ruledb.ensure_served(db_path=db)
-    assert status.path == db and status.kind == "unwritable" and "Read-only" in status.problems[0]
+    assert status.path == db and status.kind == "unwritable" and t("os.read_only") in status.problems[0]
 
 
 def test_a_broken_pack_keeps_dice_and_combat_working(tmp_path, cli_env):
