@@ -64,6 +64,9 @@ def cmd_build(args) -> int:
             print(f"  {message}", file=sys.stderr)
         return 1
     print(answers.t("build.units_checked", count=sum(len(rows) for rows in entries.values())))
+    from tabletop.combat.odds import compile_ahead  # the first /odds then waits for no compiler
+
+    print(answers.t("build.kernels", seconds=f"{compile_ahead():.1f}"))
     return 0
 
 

@@ -21,6 +21,7 @@ pair by pair.
 from __future__ import annotations
 
 import heapq
+import time
 from collections import defaultdict
 from functools import cache
 
@@ -52,6 +53,16 @@ MAX_ITERATED_ROUNDS = 3000
 
 
 # --- the odds -----------------------------------------------------------------------------------
+
+
+def compile_ahead() -> float:
+    """Load the exact solver's compiled kernels, compiling and caching them on a first run (5-20 s
+    on two cores): `bot.py build` and the Docker image call it so that no player waits for it,
+    and the console starts it in the background. The seconds it took."""
+    started = time.perf_counter()
+    import tabletop.combat.levels  # noqa: F401, PLC0415 - its kernels compile (or load) on import
+
+    return time.perf_counter() - started
 
 
 def solve(fight: Fight) -> Odds:

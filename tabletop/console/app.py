@@ -12,9 +12,11 @@ import json
 import logging
 import re
 import sys
+import threading
 from typing import TextIO
 
 from tabletop import features
+from tabletop.combat.odds import compile_ahead
 from tabletop.console import files, lines
 from tabletop.console.printed import Choice, choices, printed
 from tabletop.core import commands, text
@@ -37,6 +39,24 @@ def run_line(ctx: commands.Context, line: str) -> list[Reply]:
 
 def run_command(ctx: commands.Context, line: str) -> Reply | Paged | list[Reply]:
     """One console line to what the command returns, pages kept whole. Never raises."""
+    try:
+        return _answer(ctx, line)
+    finally:  # after the first answer, not before: compiling holds the interpreter a while
+        _compile_ahead_once()
+
+
+_compiling: list[threading.Thread] = []
+
+
+def _compile_ahead_once() -> None:
+    """The exact odds' kernels load (after an install, compile) in the background while the
+    player reads the first answer, so that a first /odds does not wait for them."""
+    if not _compiling:
+        _compiling.append(threading.Thread(target=compile_ahead, name="compile-ahead", daemon=True))
+        _compiling[0].start()
+
+
+def _answer(ctx: commands.Context, line: str) -> Reply | Paged | list[Reply]:
     try:
         if text.undecodable(line):
             raise UserError(t("input.not_utf8"))

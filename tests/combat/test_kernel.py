@@ -93,3 +93,17 @@ def test_pruning_keeps_the_states_reached_numbered_in_order():
 def test_a_table_that_moves_a_state_back_is_seen():
     assert kernel.moves_forward(np.array([[0, 1], [1, 1]], dtype=np.int64))
     assert not kernel.moves_forward(np.array([[0, 1], [0, 1]], dtype=np.int64))
+
+
+def test_build_compiles_the_exact_solver_ahead_so_no_player_waits(cli_env, tmp_path):
+    """The first /odds after an install compiled the kernels (10-20 s): `bot.py build` (the
+    Docker image runs it) leaves them compiled in numba's cache."""
+    from run_bot import run_bot
+
+    from tabletop.core.i18n import t
+
+    cache = tmp_path / "numba"
+    done = run_bot(["build"], {**cli_env, "NUMBA_CACHE_DIR": str(cache)}, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert t("build.kernels", seconds="").split("{")[0][:10] in done.stdout
+    assert list(cache.rglob("*.nbi")) and list(cache.rglob("*.nbc"))  # index and machine code
