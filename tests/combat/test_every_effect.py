@@ -20,7 +20,11 @@ DICE_RUNS = 300  # enough for 4 sigma to catch a rule applied to the wrong side 
 
 
 def _named(eid: str) -> str:
-    return BOOK.effects[eid]["names"]["en"]
+    """The effect as a player names it, with the unit it adds to when it is one unit's bonus
+    (alone it is refused: test_a_units_bonus_without_that_unit_is_refused_with_why)."""
+    bonus = BOOK.effects[eid].get("unit_bonus")
+    unit = f"1 {BOOK.units[bonus['unit']]['names']['en']}, " if bonus else ""
+    return unit + BOOK.effects[eid]["names"]["en"]
 
 
 KINDS = ("space", "ground", "invade", "invade-unshielded")
@@ -47,10 +51,21 @@ def effect_cases():
         if BOOK.effects[eid].get("refused"):  # never reaches a fight: test_a_refused_effect_is_said_never_guessed
             continue
         defenders_own = any(EFFECT_FIELDS[f].defender_only for f in BOOK.effects[eid] if f in EFFECT_FIELDS)
+        bonus = BOOK.effects[eid].get("unit_bonus")
+        ship = bonus is not None and BOOK.units[bonus["unit"]]["type"] in (
+            "flagship",
+            "dreadnought",
+            "carrier",
+            "cruiser",
+            "destroyer",
+            "fighter",
+            "war sun",
+        )
         for kind in KINDS:
             if not defenders_own:  # refused on the attacker: test_a_defenders_effect_named_by_the_attacker_is_refused
                 yield pytest.param(kind, _named(eid), "", id=f"{eid}-{kind}-attacker")
-            yield pytest.param(kind, "", _named(eid), id=f"{eid}-{kind}-defender")
+            if not (ship and kind.startswith("invade")):  # a planet's side holds no ship, nor its bonus
+                yield pytest.param(kind, "", _named(eid), id=f"{eid}-{kind}-defender")
 
 
 def unit_cases():
