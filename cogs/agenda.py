@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import weakref
+from contextlib import asynccontextmanager
 from typing import cast
 
 import discord
@@ -22,6 +23,9 @@ from tabletop.agenda.commands import AgendaReply, store
 from tabletop.agenda.view import agenda_reply
 from tabletop.core import commands as core
 from tabletop.core.components import Component, Press
+from tabletop.core.errors import UserError
+from tabletop.core.i18n import t
+from tabletop.core.limits import ANSWER_LIMIT, STORE_MARGIN, answer_within, time_left
 
 from . import workers
 from .components import card_of
@@ -48,6 +52,21 @@ async def current_lock(ctx: core.Context) -> asyncio.Lock:
     return lock_for(current.id if current else 0)
 
 
+@asynccontextmanager
+async def held_in_time(lock: asyncio.Lock):
+    """The agenda's lock, waited for within the request's one deadline (started as the request
+    came in): past it, the act is refused before anything is written, never answered late
+    (90 votes queued behind a stalled one were answered after 12 s)."""
+    try:
+        await asyncio.wait_for(lock.acquire(), time_left(ANSWER_LIMIT) - STORE_MARGIN)
+    except (TimeoutError, ValueError):
+        raise UserError(t("state.busy")) from None
+    try:
+        yield
+    finally:
+        lock.release()
+
+
 def message_view(reply) -> discord.ui.LayoutView:
     return card_of(reply)
 
@@ -58,6 +77,7 @@ async def refresh_message(interaction: discord.Interaction, reply: AgendaReply) 
     partial_message = getattr(interaction.channel, "get_partial_message", None)
     if reply.agenda_id is None or partial_message is None:
         return
+    answer_within(ANSWER_LIMIT)  # the asker has been answered: the message's edit has a clock of its own
     ctx = context(interaction)
     agenda = await workers.call(store(ctx).get, reply.agenda_id)  # a state read: off the loop
     if agenda is None or not agenda.message_id or partial_message is None:
@@ -71,6 +91,7 @@ async def refresh_message(interaction: discord.Interaction, reply: AgendaReply) 
 
 async def post_agenda(interaction: discord.Interaction, ctx: core.Context, reply: AgendaReply, followup: bool = False) -> None:
     """Post an agenda's message (with its buttons) and remember it, so later clicks edit it."""
+    answer_within(ANSWER_LIMIT)  # each message posted, with its own clock
     message: discord.Message | None
     if followup:
         message = await interaction.followup.send(**send_kwargs(reply, message_view(reply)), wait=True)
@@ -85,7 +106,8 @@ async def post_agenda(interaction: discord.Interaction, ctx: core.Context, reply
 async def record(interaction: discord.Interaction, comp: Component, press: Press) -> None:
     """A press on the agenda message: committed (by the core) before anyone is told, that
     message updated, the actor answered privately."""
-    async with lock_for(int(press.values["id"])):
+    answer_within(ANSWER_LIMIT)  # one clock for the lock, the work and the answer
+    async with held_in_time(lock_for(int(press.values["id"]))):
         ctx = context(interaction)
         reply = await workers.call(comp.handler, ctx, press)
         public = agenda_reply_of(reply)  # the table's message: never the actor's acknowledgement
@@ -111,7 +133,8 @@ async def act(interaction: discord.Interaction, cmd: core.Command, values: dict)
     """A player's act: committed before anyone is told, acknowledged privately, the agenda's
     message updated from the database."""
     ctx = context(interaction)
-    async with await current_lock(ctx):
+    answer_within(ANSWER_LIMIT)  # one clock for the lock, the work and the answer
+    async with held_in_time(await current_lock(ctx)):
         reply = await workers.run(ctx, cmd.name, **values)
         await interaction.response.send_message(reply.ack, ephemeral=True)
         await refresh_message(interaction, reply)
@@ -122,7 +145,8 @@ async def close(interaction: discord.Interaction, cmd: core.Command, values: dic
     """The result for everyone, with the phase's next step; the phase's next agenda as a
     message of its own."""
     ctx = context(interaction)
-    async with await current_lock(ctx):
+    answer_within(ANSWER_LIMIT)
+    async with held_in_time(await current_lock(ctx)):
         reply = await workers.run(ctx, cmd.name, **values)
         result = agenda_reply_of(reply)
         result.content = reply.ack

@@ -18,7 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from tabletop.core import commands as core
 from tabletop.core.errors import UserError
 from tabletop.core.i18n import t
-from tabletop.core.limits import ANSWER_LIMIT, STORE_MARGIN, answer_within
+from tabletop.core.limits import ANSWER_LIMIT, STORE_MARGIN, answer_within, time_left
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +46,11 @@ def _heavy_slots() -> asyncio.Semaphore:
 async def call(fn, *args, heavy: bool = False, limit: float | None = None, **kwargs):
     """`fn(*args, **kwargs)` in the pool, with this request's context; a UserError past the
     time limit (TIME_LIMIT unless given), or while every heavy slot stays busy that long."""
-    limit = TIME_LIMIT if limit is None else limit
+    # within the request's own clock when its presenter started one (it waited for a lock first)
+    wanted = TIME_LIMIT if limit is None else limit
+    limit = time_left(wanted)
+    if limit < wanted and limit <= STORE_MARGIN:
+        raise UserError(t("state.busy"))  # the request's time went waiting: nothing was done
     loop = asyncio.get_running_loop()
     context = contextvars.copy_context()
     context.run(answer_within, limit - STORE_MARGIN)  # the store's waits end before this call's

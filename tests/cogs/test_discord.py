@@ -662,3 +662,28 @@ async def test_find_the_rule_lists_a_weak_match_with_a_menu_that_posts_the_pick(
     press = user_installed(bot, FakeUser(8, "Mina"), "group")
     await persistent_item("post:pick:ti4", chosen="79:79.2").callback(press)
     assert not press.log[0].ephemeral and press.log[0].embed.title.startswith("79 폭격")
+
+
+async def test_a_vote_queued_behind_the_agendas_lock_is_refused_in_time_not_answered_late(bot, state):
+    """The per-agenda lock had no deadline, and the answer's clock started after it: votes
+    queued behind a stalled one were answered after Discord's 3 s, some of them recorded."""
+    import asyncio
+    import time
+
+    from cogs import agenda as agenda_cog
+    from tabletop.agenda.store import AgendaStore
+    from tabletop.core.i18n import t
+
+    await slash("agenda start").callback(FakeInteraction(bot), name="X")
+    lock = agenda_cog.lock_for(1)
+    await lock.acquire()  # another press of this agenda, stalled
+    try:
+        inter = FakeInteraction(bot, user=FakeUser(5, "Eve"))
+        started = time.monotonic()
+        with pytest.raises(UserError) as refused:  # the tree's error handler says it, in time
+            await asyncio.wait_for(slash("agenda vote").callback(inter, outcome="부결", votes=3), 10)
+        waited = time.monotonic() - started
+    finally:
+        lock.release()
+    assert waited < 2.5 and refused.value.message == t("state.busy") and not inter.log
+    assert not [e for e in AgendaStore(state).log(1) if e["action"] == "vote"]  # nothing recorded
