@@ -19,6 +19,13 @@ log = logging.getLogger(__name__)
 # The causes a user or an admin can act on, each recognised by what the driver says (libpq and
 # SQLite write English whatever the locale). Checked in order: the first that matches names it.
 _CAUSES = (
+    # a server shutting down, starting or recovering answers connects with this, and cuts the
+    # sessions it had (a restart: neither the address nor the network is wrong)
+    (
+        "restarting",
+        r"the database system is (?:shutting down|starting up|in recovery mode|not accepting connections)"
+        r"|terminating connection due to administrator command|cannot connect now",
+    ),
     ("auth", r"password authentication failed|no password supplied|role \"[^\"]*\" does not exist|authentication failed"),
     ("no_database", r"database \"[^\"]*\" does not exist"),
     ("not_allowed", r"pg_hba\.conf"),

@@ -121,6 +121,7 @@ class PostgresState(StateStore):
         self.problem: Sentence | None = None  # why the server cannot be used now; None while it can
         self._failed_at = 0.0
         self._connect_failure: BaseException | None = None  # why the pool's last connect failed
+        self._connect_failed_at = 0.0  # and when: a cause older than the wait that failed is stale
         self._ready = False
         self._migrating = threading.Lock()
         try:
@@ -173,7 +174,7 @@ class PostgresState(StateStore):
                 try:
                     conn = super().connect(*args, **kwargs)
                 except psycopg.Error as exc:
-                    store._connect_failure = exc
+                    store._connect_failure, store._connect_failed_at = exc, time.monotonic()
                     raise
                 store._connect_failure = None
                 store.problem = None  # the server is back: the next command need not wait
@@ -181,8 +182,12 @@ class PostgresState(StateStore):
 
         return Recording
 
-    def _unreachable(self, exc: BaseException) -> UserError:
-        if isinstance(exc, psycopg_pool.PoolTimeout) and self._connect_failure is not None:
+    def _unreachable(self, exc: BaseException, asked: float = 0.0) -> UserError:
+        """The refusal, naming the current cause: the pool's last failed connect if it failed
+        while this request waited, else what the wait itself met (a server back up while the
+        pool still waits to retry is not 'unreachable')."""
+        fresh = self._connect_failure is not None and self._connect_failed_at >= asked
+        if isinstance(exc, psycopg_pool.PoolTimeout) and fresh and self._connect_failure is not None:
             exc = self._connect_failure
         said = sentence("state.server_unavailable", url=self.target, reason=cause(exc))
         if said != self.problem:  # once per outage and cause, not once per command
@@ -195,11 +200,12 @@ class PostgresState(StateStore):
     def _connection(self):
         if self.problem and time.monotonic() - self._failed_at < RETRY_EVERY:
             raise UserError(str(self.problem))
+        asked = time.monotonic()
         try:
             with self.pool.connection(timeout=max(time_left(CHECKOUT_WAIT), 0.001)) as conn:
                 yield conn
         except (psycopg.OperationalError, psycopg_pool.PoolTimeout) as exc:
-            raise self._unreachable(exc) from None
+            raise self._unreachable(exc, asked) from None
         self.problem = None
 
     def _prepare(self) -> None:

@@ -262,6 +262,10 @@ def test_no_fault_reaches_a_screen_as_a_traceback(compendium, tmp_path, capfd):
         ("server does not support SSL, but SSL was required", "ssl"),
         ('FATAL:  password authentication failed for user "bot"', "auth"),
         ("database or disk is full", "disk_full"),
+        # a restart: told as one, not "check the host name, the port and the network"
+        ("connection failed: FATAL:  the database system is shutting down", "restarting"),
+        ("connection failed: FATAL:  the database system is starting up", "restarting"),
+        ("FATAL:  terminating connection due to administrator command", "restarting"),
     ],
 )
 def test_a_fault_is_named_by_what_the_driver_says(said, cause):
@@ -284,3 +288,26 @@ def test_a_store_opened_while_another_process_writes_waits_and_is_writable(tmp_p
         holder.close()
     assert state.refusal is None  # not taken for a read-only file
     AgendaStore(state).start("g", "c", STARTER, "X", [], "for-against")
+
+
+def test_a_connect_failure_older_than_the_wait_is_not_the_cause_told(pg_url):
+    """After the server is back, refusals while the pool waited to retry still said 'the server
+    cannot be reached' (the last failed connect's cause): only a failure during this wait names it."""
+    import time
+
+    import psycopg
+    import psycopg_pool
+
+    from tabletop.store import open_state
+
+    state = open_state(pg_url)
+    try:
+        state._connect_failure = psycopg.OperationalError("connection failed: Connection refused")
+        state._connect_failed_at = time.monotonic() - 30  # an outage over half a minute ago
+        stale = state._unreachable(psycopg_pool.PoolTimeout("couldn't get a connection after 1.00 sec"), time.monotonic())
+        assert t("state.cause.timeout") in stale.message and t("state.cause.unreachable") not in stale.message
+        state._connect_failed_at = time.monotonic()  # failed while this request waited: that is why
+        fresh = state._unreachable(psycopg_pool.PoolTimeout("couldn't get a connection"), time.monotonic() - 1)
+        assert t("state.cause.unreachable") in fresh.message
+    finally:
+        state.close()
