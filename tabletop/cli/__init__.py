@@ -1,3 +1,4 @@
-"""The command line (`python bot.py …`): a front end beside the console and Discord, whose
-subcommands are made from the same command table, plus the operator's own (build, run, health,
-eval, site, pack import). bot.py is its entry point."""
+"""The command line (`python bot.py …`): a front end beside the console and Discord. main (every
+subcommand and its parser), arguments (parsers made from the command table), combat (`combat`,
+`odds`, `roll`), imports (`pack import`), cards (`pack cards`), opened (the rules as a run opens
+them). bot.py is its entry point. Nothing in the core package imports it."""

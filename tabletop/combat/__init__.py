@@ -1,2 +1,7 @@
-"""Combat dice: the unit catalogue (units), seeded dice (dice), the battle resolver (resolver),
-battle reports (report), the /combat and /roll commands (commands), and the shell entry (cli)."""
+"""Combat dice and exact odds: the unit files (unitdata), units, effects and the side parser
+(units), what changes units before a fight (transforms), a side's state (model), a fight's stages
+(battle), directed hits (directed), shielded sides (shielded), hits as exact distributions (hits),
+rolled battles (resolver), exact odds (odds) with its budget (budget), reachable side states
+(sidestates), the rounds after the first (levels) and their compiled loops (kernel), what the odds
+answer (outcome), the chart (chart), the pages (report) and the /combat, /odds, /roll commands
+(commands). It imports the core, never the rules, a front end nor discord."""

@@ -1,2 +1,4 @@
-"""Bring your own rulebook: a text, Markdown or Word document cut into a rule pack (rules/<id>/),
-its words kept exactly, with a report of what was guessed."""
+"""Bring your own rulebook: a text, Markdown or Word document read as lines (reader), shaped into
+headings, paragraphs and items (outline), cut into sections and rules (sections), checked
+character for character (fidelity) and written as a rule pack (writer). It imports the core and
+the rules, never a front end nor discord."""

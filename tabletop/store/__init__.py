@@ -1,7 +1,9 @@
 """Live state (server settings, agenda votes, roll logs) behind one interface, with two
 backends: an embedded SQLite file (the default, one machine) and PostgreSQL (STATE_DB set to a
 postgresql:// URL, for several processes or machines). Separate from the disposable rules
-database: no rebuild touches it."""
+database: no rebuild touches it. The interface and its waits (base), the faults named for users
+(faults), the schema's migrations (schema) and the two backends (sqlite, postgres). It imports the
+core, never a feature, a front end nor discord."""
 
 from __future__ import annotations
 

@@ -5,6 +5,7 @@ in the one list loads and declares commands."""
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -282,3 +283,15 @@ def test_no_function_is_over_the_line_limit():
                 if lines > MAX_FUNCTION_LINES:
                     long[f"{name}.{node.name}"] = lines
     assert long == {}
+
+
+def test_every_package_docstring_names_each_of_its_modules():
+    """A package's __init__ says what it holds: a module added or moved without it fails here."""
+    root = Path(__file__).resolve().parents[2]
+    missing = []
+    for init in [*sorted((root / "tabletop").glob("*/__init__.py")), root / "cogs" / "__init__.py"]:
+        doc = ast.get_docstring(ast.parse(init.read_text(encoding="utf-8"))) or ""
+        for module in sorted(init.parent.glob("*.py")):
+            if module.stem != "__init__" and not re.search(rf"\b{module.stem}\b", doc):
+                missing.append(f"{init.parent.name}/{module.name}")
+    assert not missing
