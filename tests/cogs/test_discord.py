@@ -671,14 +671,15 @@ async def test_a_vote_queued_behind_the_agendas_lock_is_refused_in_time_not_answ
     import time
 
     from cogs import agenda as agenda_cog
+    from cogs.ui import context
     from tabletop.agenda.store import AgendaStore
     from tabletop.core.i18n import t
 
     await slash("agenda start").callback(FakeInteraction(bot), name="X")
-    lock = agenda_cog.lock_for(1)
+    inter = FakeInteraction(bot, user=FakeUser(5, "Eve"))
+    lock = await agenda_cog.current_lock(context(inter))  # the lock a vote here takes
     await lock.acquire()  # another press of this agenda, stalled
     try:
-        inter = FakeInteraction(bot, user=FakeUser(5, "Eve"))
         started = time.monotonic()
         with pytest.raises(UserError) as refused:  # the tree's error handler says it, in time
             await asyncio.wait_for(slash("agenda vote").callback(inter, outcome="부결", votes=3), 10)
@@ -686,4 +687,6 @@ async def test_a_vote_queued_behind_the_agendas_lock_is_refused_in_time_not_answ
     finally:
         lock.release()
     assert waited < 2.5 and refused.value.message == t("state.busy") and not inter.log
-    assert not [e for e in AgendaStore(state).log(1) if e["action"] == "vote"]  # nothing recorded
+    ctx = context(inter)
+    agenda = AgendaStore(state).current(ctx.guild_id, ctx.channel_id)
+    assert agenda is not None and not [e for e in AgendaStore(state).log(agenda.id) if e["action"] == "vote"]
