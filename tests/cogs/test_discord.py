@@ -690,3 +690,28 @@ async def test_a_vote_queued_behind_the_agendas_lock_is_refused_in_time_not_answ
     ctx = context(inter)
     agenda = AgendaStore(state).current(ctx.guild_id, ctx.channel_id)
     assert agenda is not None and not [e for e in AgendaStore(state).log(agenda.id) if e["action"] == "vote"]
+
+
+async def test_discord_replies_and_logs_hold_no_piece_of_a_password_with_an_at(compendium, caplog):
+    """On Discord too (the console and health are tested in test_fuzz): a password typed with
+    '@' unencoded showed its second part in every refusal and log line."""
+    from cogs.errors import answer_error
+    from tabletop.store import StateUnavailable, open_state
+
+    caplog.set_level("DEBUG")
+    url = "postgresql://alice:my@SecretPart@127.0.0.1:1/x"
+    try:
+        state = open_state(url)
+    except StateUnavailable as exc:  # refused at once: its sentence is what a user reads
+        said = [exc.message]
+    else:
+        bot = FakeBot(compendium=compendium, state=state, user=FakeUser(999, "bot", bot=True))
+        inter = FakeInteraction(bot)
+        try:
+            await slash("agenda start").callback(inter, name="X")
+        except Exception as exc:  # the tree's handler answers it, as on Discord
+            await answer_error(inter, exc)
+        said = [sent.text for sent in inter.log]
+        state.close()
+    assert said and all("SecretPart" not in text for text in said)
+    assert "SecretPart" not in caplog.text
