@@ -59,7 +59,7 @@ async def held_in_time(lock: asyncio.Lock):
     (90 votes queued behind a stalled one were answered after 12 s)."""
     try:
         await asyncio.wait_for(lock.acquire(), time_left(ANSWER_LIMIT) - STORE_MARGIN)
-    except (TimeoutError, ValueError):
+    except TimeoutError:
         raise UserError(t("state.busy")) from None
     try:
         yield

@@ -16,7 +16,7 @@ import numpy as np
 from tabletop.rules import cards, dense
 
 FIRST = 3  # a reply shows three sections: a card question must reach its own among them
-ENOUGH = 0.9  # the share of a pack's card questions that must: tests/rules/test_cards.py
+ENOUGH = 0.9  # the share of a pack's card questions that must: tests/rules/test_search_cards.py
 
 
 @dataclass

@@ -5,7 +5,7 @@ A section is known to the search by its own sentences, in the pack's language on
 (`rules/<pack>/cards/<the section's file name>`) adds, in Korean, English and Japanese, a short
 summary and players' questions, one per rule point, each naming the rule that answers it. Cards
 are written by this project from the section's text alone, never from a query file
-(tests/rules/test_cards.py fails on a near-copy), and checked by the model (`bot.py pack cards ID
+(tests/rules/test_search_cards.py fails on a near-copy), and checked by the model (`bot.py pack cards ID
 --check`). They are ours and unofficial: search reads them, a reply may show a summary labelled
 as ours, and they are never shown as rules text.
 

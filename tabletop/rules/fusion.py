@@ -2,7 +2,8 @@
 
 Both rankers propose: every section of the pack is a candidate, scored
 
-    10 x (w_z z + w_z2 z2 + w_coverage coverage + w_bm25 bm25 + w_contained contained + w_pointed pointed)
+    10 x (w_z z + w_z2 z2 + w_coverage coverage + w_bm25 bm25 + w_contained contained + w_pointed pointed
+          + w_zq zq + w_zs zs + w_bm25q bm25q)
 
 - z: how far the section's best passage stands above the pack's sections in cosine similarity
   to the question, in standard deviations (e5's cosines crowd into 0.75-0.90 for any text of a
@@ -11,7 +12,10 @@ Both rankers propose: every section of the pack is a candidate, scored
 - coverage: the share of the question's IDF-weighted words the section holds (lexicon terms
   and other-language names count through the rules' words, lexical.PackIndex.coverage);
 - bm25: its BM25 relative to the best section's; contained: a name of it inside the question;
-  pointed: a title nearly typed (a typo or a prefix).
+  pointed: a title nearly typed (a typo or a prefix);
+- zq, zs: the z of the section's nearest search-card question (question to question) and card
+  summary; bm25q: its best card question's BM25 relative to the best section's (cards.py). A pack
+  without cards is ranked and decided with the models fitted before cards (the *_NO_CARDS tables).
 
 The weights are fitted (RANK_WEIGHTS). A question that shares no word with the rules (another
 language, a paraphrase) is ranked by meaning alone. Each ranker's first choice stays among the
@@ -22,8 +26,9 @@ player who typed a rule number or a title asked for that section.
 Whether the pack answers at all is one calibrated decision (`confidences`): a logistic model
 over the best section's z, its coverage, whether a name in the question points at it, the best
 cosine in the pack, the share of the question's information the pack's words know anywhere,
-and the share of the question written in another script than the rules' (the words can say
-little then). The best section's margin over the next one's z was tried and
+the share of the question written in another script than the rules' (the words can say little
+then), and, with cards, the nearest card question's cosine and the best section's zq. The best
+section's margin over the next one's z was tried and
 fitted to nothing.
 
 Both models are fitted by `bot.py eval --fit` on the players' files, with one pack left out to
@@ -101,9 +106,9 @@ RULE_CARD_WEIGHT = 0.3
 ANSWER_FEATURES = ("z", "coverage", "named", "foreign", "cosine", "known", "asked", "zq")
 # asked: the nearest card question's cosine, on the cosine's scale; zq: the best section's
 # (both 0 in a pack without cards, which is decided by the model fitted before cards).
-# Logistic coefficients, fitted (eval --fit on all the players' files, calibration.L2; before the
-# third-result rule, which a refit would trade against `none` honesty: the README says how); the
-# second set is for lexical-only search (no model, or autocomplete), without the meaning's features.
+# Logistic coefficients, fitted (eval --fit on all the players' files, calibration.L2, on the
+# rankings the fitted RANK_WEIGHTS give); ANSWER_MODEL_NO_CARDS is the fit from before cards (for a
+# pack without them); the words-only set is for lexical-only search (no model, or autocomplete).
 ANSWER_MODEL = {
     "intercept": -4.78,
     "z": 0.04,
