@@ -4,7 +4,7 @@
 # Site:  docker run -p 8000:8000 ti4-rules-bot python bot.py site /app/site --serve --host 0.0.0.0
 #        (the rules website, built into the image; or copy /app/site to any static host)
 # Also:  --read-only (only /app/state is written), --user 12345 (any uid), a bind mount for
-#        /app/state (-v "$PWD/state:/app/state", writable by that uid). See README, Docker.
+#        /app/state (-v "$PWD/state:/app/state", writable by that uid). See docs/en/admin/operations.md.
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \

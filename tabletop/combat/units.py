@@ -3,7 +3,7 @@ the little language players use to write a side: "3 infantry, 1 mech", "2x 보�
 "dread2" (the upgrade), "3 custom@6x2 sustain" (an ad hoc unit), and named effects ("sardakk",
 "plasma scoring").
 
-Grammar of one item, documented in /help and the README:
+Grammar of one item, documented in /help and the player's guide (docs/*/player/combat.md):
   count   a number before the name (2 보병, 2x 보병, 2× 보병) or after it with x/× (보병 x2), or a
           number with a counter word (보병 2기); a bare number after a space (보병 2) is refused as
           ambiguous;

@@ -1,6 +1,6 @@
 """The offline console: line parsing, buttons pressed by number, the terminal app in a real
-pseudo-terminal (line editing, completion, history, paging), piped sessions kept plain, and the
-README's console examples run as written."""
+pseudo-terminal (line editing, completion, history, paging) and piped sessions kept plain (the
+docs' console examples run in tests/project/test_docs.py)."""
 
 from __future__ import annotations
 
@@ -26,7 +26,6 @@ from tabletop.core import commands
 from tabletop.core.components import find, press, press_asking
 from tabletop.core.i18n import t
 from tabletop.core.render import Attachment, Button, Embed, Paged, Reply, harmless
-from tabletop.rules.answers import COLOR_ERROR
 
 ROOT = Path(__file__).resolve().parents[2]
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07|[\x08\r]")
@@ -371,31 +370,6 @@ def test_history_is_kept_between_sessions(pty_env, tmp_path):
     out = s.line("\x1b[A")  # the up arrow recalls the last session's line
     assert "┃ ▶ 80.3" in out
     assert s.close() == 0
-
-
-# --- the README's console examples -----------------------------------------------------------------
-
-
-def readme_console_examples() -> list[str]:
-    """Console lines in the README: its ```text blocks."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    lines = []
-    for block in re.findall(r"```text\n(.*?)```", readme, re.DOTALL):
-        lines += [ln.strip() for ln in block.splitlines() if ln.strip() and not ln.startswith("#")]
-    return lines
-
-
-def test_readme_console_examples_run_without_errors(compendium, state):
-    features.load()
-    ctx = commands.Context(compendium, state, user_id="console", user_name="console", is_admin=True)
-    examples = readme_console_examples()
-    assert len(examples) >= 8
-    for line in examples:
-        for reply in run_line(ctx, line):
-            assert all(e.color != COLOR_ERROR for e in reply.embeds), (line, printed(reply))
-            text = printed(reply)
-            assert "Error id" not in text and "오류 번호" not in text, line
-            assert not text.startswith(("알 수 없는", "'")), (line, text)
 
 
 def test_an_escape_typed_before_text_is_kept_as_text(pty_env):

@@ -68,12 +68,6 @@ def test_the_state_option_is_used_without_writing_the_environment(tmp_path, monk
     assert config.state_db() != str(chosen)
 
 
-def test_the_readme_lists_every_variable():
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text("utf-8")
-    table = readme.split("**Configuration**", 1)[1].split("**Faults", 1)[0]
-    assert all(f"`{name}`" in table for _, name, *_ in config.VARIABLES)
-
-
 def test_a_dotenv_files_log_level_counts_for_the_commands_that_read_it(monkeypatch):
     import logging
 

@@ -257,20 +257,6 @@ def test_configuration_is_read_in_one_place():
     assert environment_readers() - _OWN_ENVIRONMENT_READERS == set()
 
 
-def test_the_readme_layout_names_every_module():
-    readme = (ROOT / "README.md").read_text("utf-8")
-    rows = {line.split("|")[1].strip(" `"): line for line in readme.splitlines() if line.startswith("| `tabletop")}
-    missing = []
-    for path in sorted((ROOT / "tabletop").rglob("*.py")):
-        if path.name == "__init__.py":
-            continue
-        folder = f"tabletop/{path.parent.relative_to(ROOT / 'tabletop')}/".replace("/./", "/")
-        row = rows.get(folder) or rows.get(f"tabletop/{path.name}")
-        if row is None or f"`{path.name}`" not in row and not row.startswith(f"| `tabletop/{path.name}`"):
-            missing.append(str(path.relative_to(ROOT)))
-    assert missing == []
-
-
 MAX_FUNCTION_LINES = 80  # the guide's limit: a function longer than a screen or so is split
 
 
