@@ -107,6 +107,23 @@ def _close_postgresql_pools(monkeypatch):
             state.pool.close()
 
 
+# --- the fast loop ------------------------------------------------------------------------------
+
+# What `pytest -m "not slow"` leaves out: a test that needs a PostgreSQL server or Chromium, or runs
+# bot.py in a process of its own (cli_env, pty_env: a Python start-up and a rules load, about 3 s
+# each), found by its fixtures so that a new one is marked without anyone remembering to, and the
+# few tests marked `slow` by hand because they run long. CI runs them all.
+SLOW_FIXTURES = frozenset({"pg_server", "pg_url", "browser", "served", "cli_env", "pty_env"})
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        chosen = getattr(item, "callspec", None)
+        on_postgresql = chosen is not None and chosen.params.get("state_target") == "postgresql"
+        if on_postgresql or SLOW_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)
+
+
 # --- the rules website, in a real browser ------------------------------------------------------
 
 CHROMIUM_FLAGS = [
