@@ -8,6 +8,7 @@ import threading
 
 import pytest
 from run_bot import run_bot
+from said import said
 
 from tabletop.agenda.model import AGAINST, FOR, Player, parse_people, voting_order
 from tabletop.agenda.store import AgendaStore
@@ -83,13 +84,15 @@ def test_a_choice_where_there_is_no_tie_is_refused_and_the_agenda_stays_open(age
     agendas.vote(a.id, BOB, "부결", 1)
     with pytest.raises(UserError) as exc:
         agendas.close(a.id, DAVE, False, choice="부결")  # the speaker, but the votes decided
-    assert "동점이 아니에요" in exc.value.message and "가결이" in exc.value.message
+    assert said("agenda.choice_without_tie", exc.value.message, winner="가결")
     assert agendas.get(a.id).result is None  # nothing closed
     from tabletop.core.i18n import speaking
 
     with speaking("en"), pytest.raises(UserError) as exc:
         agendas.close(a.id, DAVE, False, choice="부결")
-    assert "For has the most votes" in exc.value.message  # the outcome in the reader's language
+    assert said(
+        "agenda.choice_without_tie", exc.value.message, "en", winner=t("agenda.outcome.for", "en")
+    )  # the outcome in the reader's language
     assert agendas.close(a.id, DAVE, False).result["winner"] == FOR
 
 
@@ -195,7 +198,7 @@ def test_closed_agendas_refuse_votes(agendas, state):
     before = snapshot(state)
     with pytest.raises(UserError) as exc:
         agendas.vote(a.id, BOB, "부결", 5)
-    assert "이미 끝났어요" in exc.value.message and snapshot(state) == before
+    assert said("agenda.closed", exc.value.message) and snapshot(state) == before
 
 
 @pytest.mark.parametrize(
@@ -316,7 +319,9 @@ def test_commands_and_console_as_other_players(compendium, state):
     dispatch(ctx, "agenda start", {"name": "의회 해산", "players": "Alice, Bob", "speaker": "Bob", "kind": "directive"})
     ctx.user_id = ctx.user_name = "Alice"
     reply = dispatch(ctx, "agenda vote", {"outcome": "부결", "votes": "3"})
-    assert reply.ack == "#1 의회 해산: Alice, 부결에 3표 기록했어요."  # every acknowledgement names its agenda
+    assert reply.ack == t(
+        "agenda.ack.vote", agenda="#1 의회 해산", voter="Alice", outcome="부결", votes=3
+    )  # every acknowledgement names its agenda
     with pytest.raises(UserError):
         dispatch(ctx, "agenda vote", {"outcome": "부결", "votes": "-3"})
     ctx.user_id = ctx.user_name = "Bob"
@@ -451,7 +456,7 @@ def test_showing_an_agenda_number_the_server_lacks_says_so_not_that_none_is_open
     dispatch(ctx, "agenda start", {"name": "열린 안건", "players": "Alice, Bob"})
     with pytest.raises(Refused) as exc:
         dispatch(ctx, "agenda show", {"id": "99"})
-    assert "#99" in exc.value.message and "진행 중인 정책이 없어요" not in exc.value.message
+    assert said("agenda.no_such_id", exc.value.message, id=99) and not said("agenda.not_found", exc.value.message)
     other = Context(compendium, state, user_id="Eve", user_name="Eve", guild_id="h", channel_id="c")
     with pytest.raises(Refused) as exc:
         dispatch(other, "agenda show", {"id": "1"})  # another server's agenda is not said to exist

@@ -7,6 +7,7 @@ import threading
 import pytest
 from discord_fakes import FakeBot, FakeInteraction, FakeUser, persistent_item, submit
 from run_bot import run_bot
+from said import pattern, said
 
 from tabletop.agenda.model import Player
 from tabletop.agenda.store import AgendaStore
@@ -14,6 +15,7 @@ from tabletop.agenda.view import agenda_reply
 from tabletop.console.app import run_line
 from tabletop.console.printed import printed
 from tabletop.core.errors import UserError
+from tabletop.core.i18n import t
 from tabletop.store import open_state
 
 A, B, C = (Player(f"name:{n.lower()}", n) for n in "ABC")
@@ -48,21 +50,24 @@ as B: /agenda vote outcome:가결 votes:2
 """
     out = run_bot(["console"], cli_env, stdin=script)
     assert out.returncode == 0 and "Traceback" not in out.stdout + out.stderr
-    refused, rest = out.stdout.split("아직 when 창(공개될 때)이 열려 있어 투표할 수 없어요. 넘기지 않은 사람: B, C, A", 1)
-    assert "2표 기록" not in refused  # the first vote is refused by that sentence
-    assert "B, 가결에 2표 기록했어요" in rest
-    show = rest.split("B, 가결에 2표 기록했어요", 1)[1]  # the agenda after the vote, and /agenda show
+    refused, rest = out.stdout.split(t("agenda.window_open", window=t("agenda.window.when"), players="B, C, A"), 1)
+    assert not said("agenda.ack.vote", refused, votes=2)  # the first vote is refused by that sentence
+    voted = pattern("agenda.ack.vote", voter="B", outcome="가결", votes=2)
+    assert voted.search(rest)
+    show = voted.split(rest, 1)[1]  # the agenda after the vote, and /agenda show
     assert show.count("가결 — 2표 · B 2") >= 2 and "C → 가결" in show
 
 
 def test_no_vote_before_both_windows_close(agendas):
     a = with_windows(agendas)
-    with pytest.raises(UserError, match="when 창"):
+    with pytest.raises(UserError) as exc:
         agendas.vote(a.id, B, "가결", 2)
+    assert said("agenda.window_open", exc.value.message, window=t("agenda.window.when"))
     for p in (A, B, C):
         agendas.pass_window(a.id, p, "when")
-    with pytest.raises(UserError, match="after 창.*B, C, A"):
+    with pytest.raises(UserError) as exc:
         agendas.abstain(a.id, B)
+    assert said("agenda.window_open", exc.value.message, window=t("agenda.window.after"), players="B, C, A")
     for p in (A, B, C):
         a = agendas.pass_window(a.id, p, "after")
     assert a.window is None and agendas.vote(a.id, B, "가결", 2).tally()["가결"] == 2
@@ -82,30 +87,38 @@ def test_a_card_reopens_the_window_except_for_a_lasting_pass(agendas):
 
 def test_riders_and_predictions_only_in_the_after_window(agendas):
     a = with_windows(agendas)
-    with pytest.raises(UserError, match="after 창에서만"):
+    with pytest.raises(UserError) as exc:
         agendas.predict(a.id, C, "가결")
+    assert said("agenda.predict_in_after", exc.value.message)
     for p in (A, B, C):
         agendas.pass_window(a.id, p, "when")
     assert agendas.predict(a.id, C, "가결").predictions[C.id] == ("C", "가결")
 
 
 @pytest.mark.parametrize(
-    "window, player, message",
-    [("after", A, "아직 열리지 않았어요"), ("during", A, "when | after"), ("when", Player("x", "Mallory"), "투표할 수 있어요")],
+    "window, player, key",
+    [
+        ("after", A, "agenda.window_not_yet"),
+        ("during", A, "agenda.bad_window"),
+        ("when", Player("x", "Mallory"), "agenda.not_a_player"),
+    ],
 )
-def test_a_pass_out_of_turn_is_refused_with_a_sentence(agendas, window, player, message):
+def test_a_pass_out_of_turn_is_refused_with_a_sentence(agendas, window, player, key):
     a = with_windows(agendas)
-    with pytest.raises(UserError, match=message):
+    with pytest.raises(UserError) as exc:
         agendas.pass_window(a.id, player, window)
+    assert said(key, exc.value.message)
     assert agendas.get(a.id).passes == []
 
 
 def test_windows_need_the_players_and_an_agenda_without_them_has_none(agendas):
-    with pytest.raises(UserError, match="players:"):
+    with pytest.raises(UserError) as exc:
         agendas.start("g", "c", STARTER, "W", [], "for-against", with_windows=True)
+    assert said("agenda.windows_need_players", exc.value.message)
     plain = agendas.start("g", "c", STARTER, "W", [], "for-against", players=[A, B])
-    with pytest.raises(UserError, match="창 없이"):
+    with pytest.raises(UserError) as exc:
         agendas.pass_window(plain.id, A, "when")
+    assert said("agenda.no_windows", exc.value.message, agenda=plain.label)
 
 
 def test_passes_from_two_processes_at_once_all_count(state, tmp_path):
@@ -133,14 +146,15 @@ def test_a_whole_phase_runs_two_agendas_then_the_ready_reminder(compendium, stat
 
     ctx = Context(compendium, state, user_id="A", user_name="A", guild_id="g", channel_id="c")
     out = text_of(run_line(ctx, "/agenda phase players:A, B speaker:A"))
-    assert "정책 #1: 첫 번째 안건" in out
+    assert t("agenda.title", id=1, name=t("agenda.phase.first")) in out
     run_line(ctx, "as B: /agenda vote outcome:가결 votes:3")
     out = text_of(run_line(ctx, "/agenda close"))
-    assert "다음 안건: #2 두 번째 안건" in out and "정책 #2: 두 번째 안건" in out
+    second = t("agenda.phase.second")
+    assert t("agenda.phase.next", agenda=f"#2 {second}") in out and t("agenda.title", id=2, name=second) in out
     run_line(ctx, "as B: /agenda vote outcome:부결 votes:1")
     out = text_of(run_line(ctx, "/agenda close"))
     ready = compendium.section("ti4", "62").rule("62.4").text
-    assert "정책 단계가 끝났어요" in out and ready in out
+    assert said("agenda.phase.over", out) and ready in out
     assert "정책 #3" not in out and AgendaStore(state).current("g", "c") is None
 
 
@@ -148,15 +162,16 @@ def test_the_server_setting_opens_agendas_with_windows(compendium, state):
     from tabletop.core.commands import Context
 
     admin = Context(compendium, state, user_id="A", user_name="A", guild_id="g", channel_id="c", is_admin=True)
-    assert "켜기로" in text_of(run_line(admin, "/settings agenda_windows:true"))
+    assert said("settings.agenda_windows", text_of(run_line(admin, "/settings agenda_windows:true")), state=t("settings.on"))
     out = text_of(run_line(admin, "/agenda start name:W players:A, B speaker:A"))
-    assert "when 창(공개될 때)" in out and "[넘기기" in out
+    when = t("agenda.window.when")
+    assert when in out and f"[{t('agenda.button.pass', window=when)}]" in out
 
 
 @pytest.mark.parametrize(
     "line, expected",
     [
-        ("/agenda start name:W outcomes:,,,", "outcomes:에 결과 이름이 없어요 (',,,')"),
+        ("/agenda start name:W outcomes:,,,", t("agenda.outcomes_empty", value=",,,")),
         ("/agenda start name:W outcomes:a, b", ""),
     ],
 )
@@ -182,7 +197,7 @@ def test_hostile_names_outcomes_and_the_last_agenda(compendium, state):
     run_line(ctx, "/agenda vote outcome:x votes:1")
     run_line(ctx, "/agenda close")
     shown = text_of(run_line(ctx, "/agenda show"))  # after close: the channel's last agenda
-    assert "결과: x" in shown
+    assert t("agenda.result", winner="x") in shown
 
 
 async def test_discord_buttons_pass_and_play_and_survive_a_restart(compendium, state):
@@ -206,11 +221,12 @@ async def test_discord_buttons_pass_and_play_and_survive_a_restart(compendium, s
     for uid in (1, 2):
         inter = FakeInteraction(bot, user=FakeUser(uid, f"P{uid}"))
         await persistent_item("agenda:1:pass").callback(inter)
-        assert inter.log[-1].ephemeral and "넘겼어요" in inter.log[-1].text
+        assert inter.log[-1].ephemeral and said("agenda.ack.pass", inter.log[-1].text)
     assert AgendaStore(bot.state).get(1).window == "after"
     early = FakeInteraction(bot, user=FakeUser(2, "Bob"))
-    with pytest.raises(UserError, match="after 창"):  # the error handler answers it privately
+    with pytest.raises(UserError) as exc:  # the error handler answers it privately
         await slash("agenda vote").callback(early, outcome="가결", votes=1)
+    assert said("agenda.window_open", exc.value.message, window=t("agenda.window.after"))
     assert AgendaStore(bot.state).get(1).ballots == []
 
 
@@ -220,19 +236,20 @@ async def test_discord_runs_a_whole_phase_with_a_message_per_agenda(compendium, 
     bot = FakeBot(compendium=compendium, state=state, user=FakeUser(999, "bot", bot=True))
     speaker = FakeInteraction(bot, user=FakeUser(1, "Alice"))
     await slash("agenda phase").callback(speaker, players="<@1> <@2>", speaker="<@1>")
-    assert speaker.log[0].embed.title == "정책 #1: 첫 번째 안건"
+    assert speaker.log[0].embed.title == t("agenda.title", id=1, name=t("agenda.phase.first"))
     await slash("agenda vote").callback(FakeInteraction(bot, user=FakeUser(2, "Bob")), outcome="가결", votes=2)
     closing = FakeInteraction(bot, user=FakeUser(1, "Alice"))
     await slash("agenda close").callback(closing)
     result, *rest = closing.log
-    assert "다음 안건: #2 두 번째 안건" in result.text
+    second = t("agenda.phase.second")
+    assert t("agenda.phase.next", agenda=f"#2 {second}") in result.text
     posted = [s for s in rest if s.method == "followup" and s.kwargs.get("view") is not None]
-    assert posted and posted[0].embed.title == "정책 #2: 두 번째 안건"  # its own message, with buttons
+    assert posted and posted[0].embed.title == t("agenda.title", id=2, name=second)  # its own message, with buttons
     assert AgendaStore(state).get(2).message_id is not None  # later clicks edit that message
     await slash("agenda vote").callback(FakeInteraction(bot, user=FakeUser(2, "Bob")), outcome="부결", votes=1)
     last = FakeInteraction(bot, user=FakeUser(1, "Alice"))
     await slash("agenda close").callback(last)
-    assert "정책 단계가 끝났어요" in last.log[0].text and "62.4" in last.log[0].text
+    assert said("agenda.phase.over", last.log[0].text) and "62.4" in last.log[0].text
 
 
 def test_a_window_cancelled_before_it_opened_is_not_shown_closed(agendas):
@@ -240,7 +257,8 @@ def test_a_window_cancelled_before_it_opened_is_not_shown_closed(agendas):
     agendas.pass_window(a.id, A, "when")
     cancelled = agendas.cancel(a.id, STARTER, True)
     fields = dict(agenda_reply(cancelled).embeds[0].fields)
-    assert "열리지 않음" in fields["after 창(공개된 후)"] and "닫힘" not in fields["after 창(공개된 후)"]
+    after = fields[t("agenda.window.after")]
+    assert t("agenda.window.not_opened") in after and t("agenda.window.closed") not in after
 
 
 def test_the_window_open_when_the_agenda_was_cancelled_is_shown_cancelled_not_closed(agendas):
@@ -248,8 +266,9 @@ def test_the_window_open_when_the_agenda_was_cancelled_is_shown_cancelled_not_cl
     agendas.pass_window(a.id, A, "when")  # B and C have not passed: the when window is still open
     cancelled = agendas.cancel(a.id, STARTER, True)
     fields = dict(agenda_reply(cancelled).embeds[0].fields)
-    assert "취소됨" in fields["when 창(공개될 때)"] and "닫힘" not in fields["when 창(공개될 때)"]
-    assert "열리지 않음" in fields["after 창(공개된 후)"]
+    when = fields[t("agenda.window.when")]
+    assert t("agenda.status.cancelled") in when and t("agenda.window.closed") not in when
+    assert t("agenda.window.not_opened") in fields[t("agenda.window.after")]
 
 
 def test_windows_all_passed_before_a_cancel_are_shown_closed(agendas):
@@ -259,7 +278,7 @@ def test_windows_all_passed_before_a_cancel_are_shown_closed(agendas):
             agendas.pass_window(a.id, player, window)
     cancelled = agendas.cancel(a.id, STARTER, True)
     fields = dict(agenda_reply(cancelled).embeds[0].fields)
-    assert all("닫힘" in fields[name] for name in ("when 창(공개될 때)", "after 창(공개된 후)"))
+    assert all(t("agenda.window.closed") in fields[t(f"agenda.window.{name}")] for name in ("when", "after"))
 
 
 def test_a_window_still_open_when_the_speaker_closes_is_shown_cut_short(agendas):
@@ -267,5 +286,6 @@ def test_a_window_still_open_when_the_speaker_closes_is_shown_cut_short(agendas)
     agendas.pass_window(a.id, A, "when")  # B and C have not passed when the agenda is closed
     closed = agendas.close(a.id, A, True, "가결")
     fields = dict(agenda_reply(closed).embeds[0].fields)
-    assert "⏹" in fields["when 창(공개될 때)"] and "닫힘" not in fields["when 창(공개될 때)"]
-    assert "열리지 않음" in fields["after 창(공개된 후)"]
+    when = fields[t("agenda.window.when")]
+    assert "⏹" in when and t("agenda.window.closed") not in when
+    assert t("agenda.window.not_opened") in fields[t("agenda.window.after")]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from run_bot import run_bot
+from said import said
 
 from tabletop.agenda import phase
 from tabletop.agenda.model import FOR, Player
@@ -30,8 +31,9 @@ def start(agendas, barred, windows=False):
 def test_a_player_without_a_token_cannot_vote_but_may_abstain(agendas, state):
     a = start(agendas, [Player("", "b")])  # named as typed: the listed player B
     assert a.barred == [B] and a.next_voter() == C  # voting order: B, C, then the speaker A
-    with pytest.raises(UserError, match="B.*스텔라 아토믹스"):
+    with pytest.raises(UserError) as exc:
         agendas.vote(a.id, B, "가결", 3)
+    assert said("agenda.barred", exc.value.message, voter="B")
     assert agendas.get(a.id).ballots == []  # refused: nothing recorded
     a = agendas.abstain(a.id, B)
     a = agendas.vote(a.id, C, "가결", 2)
@@ -42,21 +44,25 @@ def test_a_player_without_a_token_cannot_vote_but_may_abstain(agendas, state):
 
 def test_without_a_token_no_action_card_and_no_prediction(agendas):
     a = start(agendas, [C], windows=True)
-    with pytest.raises(UserError, match="스텔라 아토믹스"):
+    with pytest.raises(UserError) as exc:
         agendas.play_card(a.id, C, "when", "Veto")
+    assert said("agenda.barred", exc.value.message, voter="C")
     agendas.pass_window(a.id, C, "when")  # passing is neither
     for p in (A, B):
         agendas.pass_window(a.id, p, "when")
-    with pytest.raises(UserError, match="스텔라 아토믹스"):
+    with pytest.raises(UserError) as exc:
         agendas.predict(a.id, C, "가결")
+    assert said("agenda.barred", exc.value.message, voter="C")
     assert agendas.predict(a.id, B, "가결").predictions
 
 
 def test_only_listed_players_can_be_without_a_token(agendas):
-    with pytest.raises(UserError, match="Zed"):
+    with pytest.raises(UserError) as exc:
         start(agendas, [Player("", "Zed")])
-    with pytest.raises(UserError, match="players:"):
+    assert said("agenda.barred_not_player", exc.value.message, name="Zed")
+    with pytest.raises(UserError) as exc:
         agendas.start("g", "c", STARTER, "S", [], "for-against", None, None, [], barred=[A])
+    assert said("agenda.barred_need_players", exc.value.message)
 
 
 def test_the_phases_second_agenda_keeps_who_has_no_token(agendas):
@@ -71,8 +77,8 @@ def test_the_console_takes_no_token_and_says_it_on_the_message(cli_env):
     script = "/agenda start name:S players:A, B, C speaker:A no_token:B\nas B: /agenda vote outcome:가결 votes:2\n"
     out = run_bot(["console"], cli_env, stdin=script)
     assert out.returncode == 0 and "Traceback" not in out.stdout + out.stderr
-    assert "스텔라 아토믹스 토큰 없음 (투표·행동 카드 불가): B" in out.stdout
-    assert "B는 스텔라 아토믹스 카드에 토큰이 없어서" in out.stdout
+    assert t("agenda.barred_line", players="B") in out.stdout
+    assert said("agenda.barred", out.stdout, voter="B")
 
 
 def test_hidden_agenda_reveals_the_totals_only_and_the_ballots_to_the_speaker_alone(agendas):
@@ -91,8 +97,9 @@ def test_hidden_agenda_reveals_the_totals_only_and_the_ballots_to_the_speaker_al
     assert "B 3" not in shown and "C 2" not in shown  # who voted how stays hidden after closing
     log_for = {p.name: printed(audit_pages(agendas, closed, ZoneInfo("UTC"), p).reply(1)) for p in (A, B)}
     assert "가결 3" in log_for["A"] and "가결 3" not in log_for["B"]  # the speaker alone reads the ballots
-    with pytest.raises(UserError, match="speaker:"):
+    with pytest.raises(UserError) as exc:
         agendas.start("g", "c2", STARTER, "H", [], "for-against", None, None, [A, B], totals_only=True)
+    assert said("agenda.totals_only_need_speaker", exc.value.message)
 
 
 def test_hidden_agenda_is_an_option_of_the_commands(cli_env):
@@ -101,7 +108,7 @@ def test_hidden_agenda_is_an_option_of_the_commands(cli_env):
     )
     out = run_bot(["console"], cli_env, stdin=script)
     assert out.returncode == 0 and "Traceback" not in out.stdout + out.stderr
-    assert "히든 어젠다: 합계만 공개" in out.stdout and "가결 — 2표" in out.stdout and "B 2" not in out.stdout
+    assert t("agenda.totals_only") in out.stdout and "가결 — 2표" in out.stdout and "B 2" not in out.stdout
 
 
 def test_hidden_agenda_hides_abstentions_and_is_not_read_under_the_speakers_name(agendas):

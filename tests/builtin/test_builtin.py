@@ -18,7 +18,7 @@ def ctx(compendium, state) -> Context:
 
 def test_settings_without_options_show_each_switch_in_words(ctx):
     shown = dispatch(ctx, "settings", {}).embeds[0].description
-    assert "꺼짐" in shown or "켜짐" in shown
+    assert t("settings.is_off") in shown or t("settings.is_on") in shown
     assert "on" not in shown.split() and "off" not in shown.split()
 
 

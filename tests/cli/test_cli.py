@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from run_bot import CLONE_SKIPS, card_buttons, card_parts, run_bot
+from said import said
 
 from tabletop.core.i18n import t
 
@@ -39,8 +40,10 @@ def test_console_speaks_slash_commands(cli_env):
     assert out.returncode == 0, out.stderr
     assert out.stdout.count("79 폭격") == 1  # nothing after /quit
     assert "┃ ▶ 80.3" in out.stdout
-    assert "'검색어(query)' 값을 입력해 주세요" in out.stdout  # as Discord shows it in Korean, and as the console takes it
-    assert "알 수 없는 명령이에요: nope" in out.stdout
+    assert (
+        t("error.missing_option", option=f"{t('opt.query')}(query)") in out.stdout
+    )  # as Discord shows it in Korean, and as the console takes it
+    assert said("error.unknown_command", out.stdout, command="nope")
     assert "Traceback" not in out.stdout + out.stderr
 
 
@@ -54,7 +57,7 @@ def test_console_json_prints_discord_payloads(cli_env):
 def test_run_without_token_explains_and_exits_2(cli_env, tmp_path):
     out = run_bot(["run"], cli_env, cwd=tmp_path)
     assert out.returncode == 2
-    assert "DISCORD_TOKEN" in out.stderr and "python bot.py console" in out.stderr
+    assert said("run.no_token", out.stderr)
     assert "Traceback" not in out.stderr and out.stderr.strip() == t("run.no_token", "ko")  # in the CLI's language
     assert run_bot([], cli_env, cwd=tmp_path).returncode == 2  # plain `python bot.py` is `run`
 
@@ -81,7 +84,7 @@ def test_build_with_broken_yaml_exits_nonzero_and_keeps_database(tmp_path, cli_e
     # a lookup answers from the last good database, and says so (never silently)
     rule = run_bot(["rule", "80"], env, cwd=repo, app=repo)
     assert rule.returncode == 0 and "피해 견딤" in rule.stdout
-    assert "마지막으로 정상이던" in rule.stderr and "'title' is missing" in rule.stderr
+    assert said("rules.stale.invalid", rule.stderr) and "'title' is missing" in rule.stderr
     assert (repo / "data" / "rules.db").read_bytes() == before
 
 
@@ -102,20 +105,21 @@ def test_console_agenda_carries_over_between_sessions(cli_env, tmp_path):
     )
     assert first.returncode == 0, first.stderr
     started = json.loads(first.stdout.splitlines()[0])
-    assert card_parts(started)["title"] == "정책 #1: 의회 해산 (법)"
+    assert card_parts(started)["title"] == f"{t('agenda.title', id=1, name='의회 해산')} ({t('agenda.kind.law')})"
     assert card_buttons(started)[:2] == ["agenda:1:vote:0", "agenda:1:vote:1"]
     second = run_bot(["console", "--json", "--state", state], cli_env, stdin="as Bob: /agenda close\n")
     closed = json.loads(second.stdout.splitlines()[0])
-    assert "결과: 가결" in card_parts(closed)["description"] and "게임에 남아요" in card_parts(closed)["description"]
+    closing = card_parts(closed)["description"]
+    assert t("agenda.result", winner="가결") in closing and t("agenda.card.stays") in closing
     assert card_buttons(closed) == []
 
 
 def test_a_first_start_says_the_rules_are_being_built(cli_env):
     """The first start builds the rules database: the console says so instead of looking stuck."""
     out = run_bot(["rule", "79.1"], cli_env)
-    assert out.returncode == 0 and "규칙 데이터베이스를 만드는 중" in out.stderr
+    assert out.returncode == 0 and t("rules.building") in out.stderr
     again = run_bot(["rule", "79.1"], cli_env)
-    assert "만드는 중" not in again.stderr  # built: nothing to say
+    assert not said("rules.building", again.stderr)  # built: nothing to say
 
 
 def _subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
@@ -184,14 +188,14 @@ def test_render_of_a_refused_query_prints_the_refusal_and_fails(cli_env):
 )
 def test_a_hand_written_flag_given_twice_is_refused_too(cli_env, tmp_path, args):
     out = run_bot(args, cli_env, cwd=tmp_path)
-    assert out.returncode == 2 and "두 번 줬어요" in out.stderr and out.stdout == "", args
+    assert out.returncode == 2 and said("cli.given_twice", out.stderr) and out.stdout == "", args
     assert not list(tmp_path.iterdir())  # nothing written
 
 
 def test_an_option_given_twice_is_refused_not_overwritten(cli_env):
     args = ["odds", "ground", "--attacker", "2 infantry", "--attacker", "30 infantry", "--defender", "1 infantry"]
     out = run_bot(args, cli_env)
-    assert out.returncode == 2 and "--attacker을(를) 두 번 줬어요" in out.stderr and out.stdout == ""
+    assert out.returncode == 2 and said("cli.given_twice", out.stderr, option="--attacker") and out.stdout == ""
 
 
 def test_a_python_without_the_packages_is_told_how_to_set_up_not_shown_a_traceback():
@@ -202,7 +206,7 @@ def test_a_python_without_the_packages_is_told_how_to_set_up_not_shown_a_traceba
         [sys.executable, "-S", str(ROOT / "bot.py"), "rule", "79.1"], capture_output=True, text=True, cwd=ROOT
     )
     assert bare.returncode == 1 and "Traceback" not in bare.stderr
-    assert "패키지가 없어요" in bare.stderr and ".venv/bin/python bot.py" in bare.stderr
+    assert said("setup.missing_module", bare.stderr)
 
 
 def test_eval_fit_reports_what_each_ranker_finds_alone(cli_env):

@@ -10,12 +10,14 @@ import pytest
 from discord_fakes import FakeBot, FakeInteraction, FakeMessage, FakeUser, Sent, form_of, persistent_item, submit
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from said import pattern, said
 
 from cogs import client as discord_client
 from cogs.commands import slash
 from cogs.components import Pager
 from cogs.rules import RateLimiter, RulesCog, rule_autocomplete
 from tabletop.core import commands as core
+from tabletop.core.i18n import t
 from tabletop.rules import answers
 from tabletop.rules.answers import UserError
 
@@ -146,7 +148,7 @@ async def test_paging_is_for_the_asker_only(bot, compendium):
     next_button = next(i for i in pager.walk_children() if getattr(i, "custom_id", "") == "page:next")
     stranger = FakeInteraction(bot, user=FakeUser(2, "Bob"), data={"custom_id": "page:next"})
     assert await pager.interaction_check(stranger) is False
-    assert stranger.log[0].ephemeral and "질문한 사람만" in stranger.log[0].text
+    assert stranger.log[0].ephemeral and said("not_yours", stranger.log[0].text)
     asker = FakeInteraction(bot, data={"custom_id": "page:prev"})
     assert await pager.interaction_check(asker) is True
     prev_button = next(i for i in pager.walk_children() if getattr(i, "custom_id", "") == "page:prev")
@@ -193,14 +195,14 @@ async def test_user_errors_are_answered_ephemerally(bot):
     with pytest.raises(UserError) as exc:
         await slash("rule").callback(inter, query="피자 레시피")
     await discord_client.answer_error(inter, discord.app_commands.CommandInvokeError(slash("rule"), exc.value))
-    assert inter.log[0].ephemeral and "찾지 못했어요" in inter.log[0].text
+    assert inter.log[0].ephemeral and said("no_result", inter.log[0].text, query="피자 레시피")
 
 
 async def test_unexpected_errors_get_an_id_not_a_traceback(bot, caplog):
     inter = FakeInteraction(bot, locale=discord.Locale.american_english)
     await discord_client.answer_error(inter, RuntimeError("boom"))
     text = inter.log[0].text.strip()
-    assert inter.log[0].ephemeral and text.startswith("Sorry, something went wrong. Error id: ")
+    assert inter.log[0].ephemeral and pattern("error.unexpected", "en").match(text)  # in the reader's English
     error_id = text.rsplit(" ", 1)[1]
     assert error_id in caplog.text and "boom" not in text
 
@@ -218,7 +220,7 @@ async def test_ui_strings_follow_the_locale(bot):
     inter = FakeInteraction(bot, locale=discord.Locale.japanese)
     await slash("rule").callback(inter, query="62.22")
     footer = inter.log[0].embed.footer.text
-    assert "ページ" in footer and "該当ルール: 62.22" in footer
+    assert said("page", footer, "ja") and t("matched", "ja", rule="62.22") in footer
 
 
 def test_chat_queries_and_rate_limit(bot):
@@ -353,7 +355,7 @@ async def test_agenda_buttons_vote_through_a_modal_and_survive_a_restart(bot, st
     admin = FakeInteraction(bot, user=FakeUser(1, "Alice"))
     await slash("agenda start").callback(admin, name="분리 독트린", kind="law", players="<@1> <@2>", speaker="<@2>")
     sent = admin.log[0]
-    assert not sent.ephemeral and sent.embed.title == "정책 #1: 분리 독트린 (법)"
+    assert not sent.ephemeral and sent.embed.title == f"{t('agenda.title', id=1, name='분리 독트린')} ({t('agenda.kind.law')})"
     ids = [c.custom_id for c in sent.items]
     assert ids == ["agenda:1:vote:0", "agenda:1:vote:1", "agenda:1:abstain", "agenda:1:predict"]
     assert AgendaStore(state).get(1).message_id is not None
@@ -386,7 +388,7 @@ async def test_a_form_opened_before_a_restart_is_answered_after_it_once_by_any_p
     assert submitter.log[0].method == "edit_message" and "가결** — 5표" in submitter.log[0].embed.description
     twice = FakeInteraction(bot, user=FakeUser(2, "Bob"), id=submitter.id)  # delivered to another process too
     await submit(form, twice)
-    assert twice.log[0].ephemeral and "이미 처리" in twice.log[0].text
+    assert twice.log[0].ephemeral and said("state.repeated_request", twice.log[0].text)
     assert AgendaStore(state).get(1).tally()["가결"] == 5
 
 
@@ -394,7 +396,7 @@ async def test_agenda_strangers_and_bad_numbers_get_a_private_explanation(bot, s
     await slash("agenda start").callback(FakeInteraction(bot), name="X", players="<@1> <@2>")
     stranger = FakeInteraction(bot, user=FakeUser(3, "Mallory"))
     await persistent_item("agenda:1:vote:1").callback(stranger)
-    assert stranger.log[0].ephemeral and "투표할 수 있어요" in stranger.log[0].text  # refused before the form
+    assert stranger.log[0].ephemeral and said("agenda.not_a_player", stranger.log[0].text)  # refused before the form
     modal = await form_of(bot, "agenda:1:vote:1", FakeUser(2, "Bob"), votes="lots")
     voter = FakeInteraction(bot, user=FakeUser(2, "Bob"))
     await submit(modal, voter)
@@ -422,7 +424,7 @@ async def test_a_vote_delivered_twice_counts_once_and_says_so(bot, state):
     await submit(card, first)
     again = FakeInteraction(bot, user=FakeUser(5, "Eve"), id=first.id)  # the gateway's redelivery
     await submit(card, again)
-    assert again.log[0].ephemeral and "이미 처리" in again.log[0].text
+    assert again.log[0].ephemeral and said("state.repeated_request", again.log[0].text)
     votes = [e for e in AgendaStore(state).log(1) if e["action"] == "vote"]
     assert len(votes) == 1 and AgendaStore(state).get(1).tally()["가결"] == 4
 
@@ -551,8 +553,8 @@ def test_every_command_says_where_it_may_be_installed_and_used(payloads):
         assert payload["integration_types"] == ([0] if shared else [0, 1]), payload["name"]
         assert payload["contexts"] == ([0] if shared else [0, 1, 2]), payload["name"]
     menus = [p for p in payloads if p.get("type") == 3]
-    assert [m["name_localizations"]["ko"] for m in menus] == ["규칙 찾기"]
-    assert menus[0]["name_localizations"]["ja"] == "ルールを探す"
+    assert [m["name_localizations"]["ko"] for m in menus] == [t("menu.find_rule", "ko")]
+    assert menus[0]["name_localizations"]["ja"] == t("menu.find_rule", "ja")
 
 
 @pytest.mark.parametrize("where", ["dm", "group", "server"])
@@ -583,8 +585,9 @@ async def test_settings_in_a_dm_are_the_askers_own(bot):
 
 def test_an_agenda_asked_outside_a_server_is_told_why(compendium, state):
     ctx = core.Context(compendium, state, user_id="8", user_name="Mina", guild_id="dm-8", in_server=False)
-    with pytest.raises(UserError, match="서버 채널에서만"):
+    with pytest.raises(UserError) as exc:
         core.dispatch(ctx, "agenda start", {"name": "X"})
+    assert said("error.server_only", exc.value.message)
 
 
 async def test_find_the_rule_answers_a_messages_question_privately_then_posts_it(bot):
@@ -619,8 +622,9 @@ async def test_find_the_rule_reads_another_bots_embed_and_refuses_an_empty_messa
     await find_rule_menu().callback(carded, chat_message("", card=card))  # a bot's card: its text displays
     assert carded.log[0].embed.title.startswith(("86 행성 보호막", "79 폭격"))
     empty = FakeInteraction(bot)
-    with pytest.raises(UserError, match="찾을 글이 없어요"):
+    with pytest.raises(UserError) as exc:
         await find_rule_menu().callback(empty, chat_message("   "))
+    assert said("message.no_text", exc.value.message)
 
 
 async def test_autocomplete_never_waits_on_the_embedding_model(bot, compendium, monkeypatch):
@@ -706,7 +710,7 @@ async def test_discord_replies_and_logs_hold_no_piece_of_a_password_with_an_at(c
     try:
         state = open_state(url)
     except StateUnavailable as exc:  # refused at once: its sentence is what a user reads
-        said = [exc.message]
+        told = [exc.message]
     else:
         bot = FakeBot(compendium=compendium, state=state, user=FakeUser(999, "bot", bot=True))
         inter = FakeInteraction(bot)
@@ -714,7 +718,7 @@ async def test_discord_replies_and_logs_hold_no_piece_of_a_password_with_an_at(c
             await slash("agenda start").callback(inter, name="X")
         except Exception as exc:  # the tree's handler answers it, as on Discord
             await answer_error(inter, exc)
-        said = [sent.text for sent in inter.log]
+        told = [sent.text for sent in inter.log]
         state.close()
-    assert said and all("SecretPart" not in text for text in said)
+    assert told and all("SecretPart" not in text for text in told)
     assert "SecretPart" not in caplog.text

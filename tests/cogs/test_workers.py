@@ -8,6 +8,7 @@ import threading
 import time
 
 import pytest
+from said import said
 
 from cogs import workers
 from tabletop.core.errors import UserError
@@ -43,10 +44,12 @@ async def test_the_request_context_goes_with_the_work():
 
 async def test_a_call_past_the_time_limit_is_a_sentence(monkeypatch):
     monkeypatch.setattr(workers, "TIME_LIMIT", 0.1)
-    with pytest.raises(UserError, match="0.1초 안에 끝나지 않아"):
+    with pytest.raises(UserError) as exc:
         await workers.call(time.sleep, 0.5)
-    with speaking("en"), pytest.raises(UserError, match="within 0.1 s"):
+    assert said("error.too_slow_plain", exc.value.message, seconds="0.1")
+    with speaking("en"), pytest.raises(UserError) as exc:
         await workers.call(time.sleep, 0.5)
+    assert said("error.too_slow_plain", exc.value.message, "en", seconds="0.1")
 
 
 async def test_only_a_heavy_fight_past_the_limit_is_told_to_use_fewer_units(monkeypatch, caplog):
@@ -59,10 +62,10 @@ async def test_only_a_heavy_fight_past_the_limit_is_told_to_use_fewer_units(monk
 
     with pytest.raises(UserError) as plain:
         await workers.call(slow_then_fails)
-    assert "유닛" not in plain.value.message and "다시 해 주세요" in plain.value.message
+    assert said("error.too_slow_plain", plain.value.message) and not said("error.too_slow", plain.value.message)
     with pytest.raises(UserError) as heavy:
         await workers.call(time.sleep, 0.3, heavy=True)
-    assert "유닛 수를 줄여서" in heavy.value.message
+    assert said("error.too_slow", heavy.value.message)
     await asyncio.sleep(0.4)  # the late failure is retrieved and logged in one line
     assert any("answered late failed: RuntimeError" in r.getMessage() for r in caplog.records)
 
@@ -88,7 +91,7 @@ async def test_heavy_work_waits_for_a_slot_and_says_when_none_frees(monkeypatch)
     release.set()
     assert most == workers.HEAVY_SLOTS
     messages = [d.message for d in done if isinstance(d, UserError)]
-    assert len(messages) == 4 and sum("밀려 있어요" in m for m in messages) == 4 - workers.HEAVY_SLOTS
+    assert len(messages) == 4 and sum(said("error.busy", m) for m in messages) == 4 - workers.HEAVY_SLOTS
 
 
 async def test_the_askers_language_goes_with_the_work_into_the_pool():

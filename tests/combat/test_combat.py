@@ -10,6 +10,7 @@ from math import comb
 import pytest
 import yaml
 from run_bot import run_bot
+from said import said
 
 from tabletop.combat.commands import build_fight, fight
 from tabletop.combat.report import result_line
@@ -277,8 +278,8 @@ def test_an_order_naming_a_kind_places_every_unit_of_that_kind(book):
 def test_an_unknown_unit_in_an_order_is_told_to_name_the_sides_units_not_to_add_one(book):
     with pytest.raises(UserError) as refused:
         play(book, "space", Dice(1), attacker="2 cruiser, 1 carrier", defender="1 destroyer", attacker_order="foobar")
-    said = refused.value.message
-    assert "foobar" in said and "순양함" in said and "우주모함" in said and "@6" not in said
+    told = refused.value.message
+    assert "foobar" in told and "순양함" in told and "우주모함" in told and "@6" not in told
 
 
 def test_an_order_naming_a_unit_the_side_lacks_is_refused_not_ignored(book):
@@ -286,8 +287,8 @@ def test_an_order_naming_a_unit_the_side_lacks_is_refused_not_ignored(book):
     player never reads odds computed with an order that did nothing."""
     with pytest.raises(UserError) as refused:
         play(book, "space", Dice(1), attacker="2 cruiser, 1 carrier", defender="1 destroyer", attacker_order="dreadnought")
-    said = refused.value.message
-    assert "dreadnought" in said and "순양함" in said and "우주모함" in said
+    told = refused.value.message
+    assert "dreadnought" in told and "순양함" in told and "우주모함" in told
     play(book, "space", Dice(1), attacker="2 cruiser, 1 dreadnought ii", defender="1 destroyer", attacker_order="dreadnought")
 
 
@@ -326,7 +327,7 @@ def test_jol_nar_fragile_takes_one_away(book):
 def test_battles_that_cannot_end_are_refused(book):
     with pytest.raises(UserError) as exc:
         play(book, "ground", Dice(1), attacker="2 infantry", defender="2 infantry", attacker_mod=-10, defender_mod=-10)
-    assert "끝나지 않아요" in exc.value.message
+    assert said("combat.nobody_hits", exc.value.message)
     with pytest.raises(UserError):
         play(book, "ground", Dice(1), attacker="2 infantry", defender="1 dreadnought")
 
@@ -334,7 +335,7 @@ def test_battles_that_cannot_end_are_refused(book):
 def test_modifiers_beyond_ten_are_refused(book):
     with pytest.raises(UserError) as exc:
         play(book, "ground", Dice(1), attacker="1 infantry", defender="1 infantry", attacker_mod=11)
-    assert "-10에서 10 사이" in exc.value.message  # as the command table says it for every front end
+    assert said("error.out_of_range", exc.value.message, low=-10, high=10)  # as the command table says it for every front end
 
 
 def test_more_than_100_dice_are_refused(book):
@@ -395,7 +396,7 @@ def test_pds_option_takes_only_space_cannon_units_and_structures(book):
 def test_invasion_where_all_landing_forces_are_shot_down_has_no_ground_combat(book):
     battle = play(book, "invade", Loaded([6, 6]), ships="1 carrier", landing="2 infantry", defender="3 infantry", pds="2 pds")
     assert not battle.combat and battle.winner is None and battle.control == "defender"
-    assert any("지상 전투는 일어나지 않았어요" in n for n in battle.notes)
+    assert any(t("combat.no_ground_combat") in n for n in battle.notes)
 
 
 def test_an_invasion_without_ground_combat_names_who_controls_not_no_result(book):
@@ -618,20 +619,25 @@ def test_space_cannon_before_space_combat_is_offense_and_at_landing_defense(book
     offense = [v for step in space.steps for v in step.volleys if v.kind.startswith("space_cannon")]
     assert offense and offense[0].kind == "space_cannon_offense"
     shown = printed(battle_pages(space).reply())
-    assert "우주포 공격" in shown and "우주포 방어" not in shown
+    assert t("combat.kind.space_cannon_offense") in shown and t("combat.kind.space_cannon_defense") not in shown
 
 
 @pytest.mark.parametrize(
-    "options, says",
+    "options, key, values",
     [
-        ({"ships": "2 infantry", "landing": "2 infantry", "defender": ""}, "함선에서 강하"),
-        ({"ships": "1 carrier", "landing": "2 infantry", "defender": "", "pds": "5 pds"}, r"최대 2개예요 \(89\.3\)"),
-        ({"ships": "1 carrier", "landing": "2 infantry", "defender": "2 pds", "pds": "1 pds"}, "3개를 적었어요"),
+        ({"ships": "2 infantry", "landing": "2 infantry", "defender": ""}, "combat.landing_needs_ships", {}),
+        ({"ships": "1 carrier", "landing": "2 infantry", "defender": "", "pds": "5 pds"}, "combat.too_many_pds", {"limit": 2}),
+        (
+            {"ships": "1 carrier", "landing": "2 infantry", "defender": "2 pds", "pds": "1 pds"},
+            "combat.too_many_pds",
+            {"count": 3},
+        ),
     ],
 )
-def test_invasions_the_rules_do_not_allow_are_refused(book, options, says):
-    with pytest.raises(UserError, match=says):
+def test_invasions_the_rules_do_not_allow_are_refused(book, options, key, values):
+    with pytest.raises(UserError) as exc:
         build_fight("invade", options, book)
+    assert said(key, exc.value.message, **values)
 
 
 @pytest.mark.parametrize(
@@ -787,7 +793,7 @@ def test_a_units_bonus_without_that_unit_is_refused_with_why(attacker, content, 
     book = table_book(content)
     with pytest.raises(UserError) as refused:
         build_fight("ground", {"attacker": attacker, "defender": "2 infantry"}, book)
-    said = t("combat.bonus_needs_unit", effect=book.effect_label(effect), unit=book.make(unit, 1).name())
-    assert refused.value.message == said
+    told = t("combat.bonus_needs_unit", effect=book.effect_label(effect), unit=book.make(unit, 1).name())
+    assert refused.value.message == told
     for kept in ("nekro mech, mordred bonus", "naalu mech, iconoclast bonus"):  # with the unit, it counts
         build_fight("ground", {"attacker": kept, "defender": "2 infantry"}, table_book("pok"))

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from said import pattern
 from test_combat import Loaded, play
 
 from tabletop.combat.units import unit_book
 from tabletop.core.dice import Dice
+from tabletop.core.i18n import t
 
 
 @pytest.fixture(scope="module")
@@ -242,7 +244,7 @@ def test_an_effect_that_cannot_trigger_is_said_so_in_the_log(book, attacker, def
 
     fight = build_fight("space", {"attacker": attacker, "defender": defender}, book)
     battle = resolve(fight, Dice(3))
-    said = [n for n in battle.notes if n.startswith("강습 캐논(공격자)") and "발동하지 않았어요" in n]
-    assert bool(said) == idle
+    told = [n for n in battle.notes if pattern("combat.assault_cannon_idle", side=t("combat.attacker")).match(n)]
+    assert bool(told) == idle
     fired = any(v.kind == "assault_cannon" for step in battle.steps for v in step.volleys)
     assert fired == (not idle)

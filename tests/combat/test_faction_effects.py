@@ -5,6 +5,7 @@ Plasma Scoring's best die, the Naalu flagship's fighters, the Nekro flagship's g
 from __future__ import annotations
 
 import pytest
+from said import said
 
 from tabletop.combat import odds
 from tabletop.combat.commands import build_fight
@@ -131,7 +132,7 @@ def test_ground_forces_in_space_are_lost_weakest_first_unless_an_order_is_given(
     by_default = fight(book, "space", attacker=side, defender="2 dreadnought")
     attacker, _ = by_default.models(by_default.attacker, by_default.defender)
     assert [u.type for u in attacker.units] == ["fighter", "infantry", "cruiser", "flagship", "mech"]
-    assert any("약한 유닛" in note for note in by_default.notes)
+    assert any(said("combat.weakest_first", note) for note in by_default.notes)
     agree_with_dice(by_default)
     ordered = fight(book, "space", attacker=side, defender="2 dreadnought", attacker_order="mech")
     attacker, _ = ordered.models(ordered.attacker, ordered.defender)
@@ -139,7 +140,7 @@ def test_ground_forces_in_space_are_lost_weakest_first_unless_an_order_is_given(
     ships_only = fight(book, "space", attacker="1 cruiser, 1 fighter, 1 carrier", defender="2 dreadnought")
     attacker, _ = ships_only.models(ships_only.attacker, ships_only.defender)
     assert [u.type for u in attacker.units] == ["fighter", "carrier", "cruiser"]  # as before
-    assert not any("약한 유닛" in note for note in ships_only.notes)
+    assert not any(said("combat.weakest_first", note) for note in ships_only.notes)
 
 
 @pytest.mark.parametrize(

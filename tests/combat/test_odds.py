@@ -10,6 +10,7 @@ from math import comb
 
 import pytest
 from run_bot import run_bot
+from said import pattern, said
 
 from tabletop.combat import budget, hits, odds
 from tabletop.combat.commands import build_fight
@@ -20,6 +21,7 @@ from tabletop.combat.units import unit_book
 from tabletop.core.commands import Context, dispatch
 from tabletop.core.dice import Dice
 from tabletop.core.errors import UserError
+from tabletop.core.i18n import t
 from tabletop.core.render import plain
 
 
@@ -192,7 +194,7 @@ def test_the_largest_battles_are_answered_or_refused(book):
     assert big.total() == pytest.approx(1.0, abs=1e-9) and big.defender > 0.99
     with pytest.raises(UserError) as exc:
         solve(book, "ground", attacker="30 infantry, 20 mech, valkyrie particle weave", defender="40 infantry, 10 mech")
-    assert "너무 커요" not in exc.value.message and "1초 안에 계산할 수 없을 만큼 커요" in exc.value.message
+    assert "너무 커요" not in exc.value.message and said("odds.too_big", exc.value.message, seconds=1)
 
 
 def test_odds_refuse_what_the_dice_refuse(book):
@@ -224,10 +226,11 @@ def test_odds_command_sends_its_chart_and_combat_shows_odds_first(compendium, st
     paged = dispatch(ctx, "odds ground", {"attacker": "3 infantry", "defender": "2 보병"})
     reply = paged.reply()
     assert reply.files and reply.files[0].name == "odds.png" and reply.embeds[0].image == "attachment://odds.png"
-    assert "공격자 승리 확률" in reply.embeds[0].description
+    assert said("odds.line", reply.embeds[0].description)
     battle = dispatch(ctx, "combat space", {"attacker": "2 cruiser", "defender": "1 destroyer", "seed": "3"})
     first = battle.replies()[0]
-    assert first.embeds[0].description.startswith("📊 공격자 승리 확률")
+    shown = first.embeds[0].description
+    assert shown.startswith("📊 ") and pattern("odds.line").match(shown, len("📊 "))
     buttons = [b.custom_id for b in battle.reply().rows[-1]]
     assert buttons[0].startswith("combat:again:") and buttons[1].startswith("combat:odds:")
     from tabletop.core.components import press
@@ -278,8 +281,7 @@ def test_a_retreat_says_who_withdraws_and_whose_win_it_counts_in(book, who, winn
 
     r = solve(book, "space", attacker="2 cruiser", defender="2 dreadnought", retreat=f"{who}@1")
     text = odds_pages(r, "space").reply().embeds[0].description
-    names = {"attacker": "공격자", "defender": "방어자"}
-    assert f"({names[who]}가 물러나며, {names[winner]} 승리 확률에 포함)" in text
+    assert said("odds.retreat", text, side=t(f"combat.{who}"), winner=t(f"combat.{winner}"))
     assert getattr(r, winner) >= r.retreat > 0  # the retreat is inside the winner's share, as said
 
 
@@ -302,7 +304,7 @@ def test_the_chance_that_at_least_k_survive(book, state):
         Context(None, state), "odds space", {"attacker": "3 cruiser, 2 fighter", "defender": "2 destroyer, 4 fighter"}
     )
     shown = text.reply().embeds[0].description
-    assert "적어도 k기가 살아남을 확률" in shown and "순양함: ≥1" in shown and "≥3" in shown
+    assert t("odds.at_least") in shown and "순양함: ≥1" in shown and "≥3" in shown
 
 
 @pytest.mark.parametrize("button", ["swap", "odds"])
@@ -335,7 +337,7 @@ def test_swap_sides_replays_the_odds_and_the_dice_with_the_sides_changed(book, s
     expected = solve(
         book, "space", attacker="1 dreadnought, 2 fighter", defender="3 cruiser", defender_mod=1, retreat="defender@2"
     )
-    assert f"공격자 승리 확률 {round(expected.attacker * 100)}%" in turned.reply().embeds[0].description
+    assert said("odds.line", turned.reply().embeds[0].description, attacker=f"{round(expected.attacker * 100)}%")
     back = press(ctx, turned.reply().rows[0][0].custom_id)  # swapped twice: the first fight again
     assert back.reply().embeds[0].description == first.reply().embeds[0].description
     battle = dispatch(ctx, "combat ground", {"attacker": "3 infantry", "defender": "1 mech", "seed": "4"})

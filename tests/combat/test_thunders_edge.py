@@ -6,6 +6,7 @@ the dice and both solvers agree on each (tests/combat/test_every_effect.py runs 
 from __future__ import annotations
 
 import pytest
+from said import said
 
 from tabletop.combat import odds
 from tabletop.combat.commands import build_fight
@@ -58,7 +59,7 @@ def test_the_quietus_with_an_active_breach_takes_the_opponents_unit_abilities(bo
     assert not any(u.sustain for u in breach.defender.units)
     assert any("퀴에투스" in note for note in breach.notes)
     idle = fight(book, "space", attacker="2 destroyer, active breach", defender="2 dreadnought")
-    assert all(u.sustain for u in idle.defender.units) and any("효과 없음" in note for note in idle.notes)
+    assert all(u.sustain for u in idle.defender.units) and any(said("combat.breach_idle", note) for note in idle.notes)
     invasion = fight(book, "invade", ships="quietus", landing="2 infantry, 균열", defender="1 mech", pds="1 pds")
     assert not any(u.sustain or u.space_cannon or u.planetary_shield for u in invasion.defender.units)
 

@@ -16,6 +16,7 @@ import pexpect
 import pytest
 from rich.console import Console
 from run_bot import run_bot
+from said import pattern, said
 
 from tabletop import features
 from tabletop.console import lines
@@ -214,7 +215,7 @@ def test_free_text_is_chat_mode_through_the_piped_console(cli_env):
     unless it names another game, and then says which game answered."""
     out = run_bot(["console"], cli_env, stdin="리프트오프 점수\n갤럭시 트러커에서 유성군\n")
     assert out.returncode == 0, out.stderr
-    assert "리프트오프에서 찾았어요" in out.stdout and "갤럭시 트러커에서 찾았어요" in out.stdout
+    assert said("chat.other_game", out.stdout, game="리프트오프") and said("chat.other_game", out.stdout, game="갤럭시 트러커")
     assert "━━ 14 유성군" in out.stdout
 
 
@@ -276,8 +277,10 @@ def test_a_piped_script_reads_every_page_and_presses_buttons_by_number(cli_env, 
     assert out.returncode == 0 and "Traceback" not in out.stdout + out.stderr
     assert "62.1 " in out.stdout and "62.22" in out.stdout  # both pages of 62, no buttons to turn them
     assert "━━ 75 침공" in out.stdout  # '1' pressed 침공 under 79.1
-    assert "9번 선택지는 없어요" in out.stdout  # a number past the choices opens no rule
-    assert "console, 가결에 3표 기록했어요" in out.stdout  # 1 = 가결, and the next line answered "how many votes"
+    assert said("console.no_choice_only", out.stdout, number=9)  # a number past the choices opens no rule
+    assert said(
+        "agenda.ack.vote", out.stdout, voter="console", outcome="가결", votes=3
+    )  # 1 = 가결, and the next line answered "how many votes"
     assert "*" not in out.stdout.replace("**", "")  # no raw markdown
     assert "> " not in out.stdout.splitlines()[0]
 
@@ -341,7 +344,7 @@ def test_terminal_edits_completes_pages_and_presses(pty_env):
     assert "62.21" in out and "2/2" in out
     # a number that is no choice on screen never opens a rule: it says what to type instead
     out = s.line("80")
-    assert "80번 선택지는 없어요" in out and "/rule 80" in out and "피해 견딤" not in out and "Traceback" not in out
+    assert said("console.no_choice", out, number=80) and "피해 견딤" not in out and "Traceback" not in out
     assert s.close() == 0
 
 
@@ -377,7 +380,7 @@ def test_an_escape_typed_before_text_is_kept_as_text(pty_env):
     s = Session(pty_env)
     out = s.line("\x1b[31m")
     assert "Unhandled exception" not in out and "Traceback" not in out
-    assert "[31m" in out and "찾지 못했어요" in out
+    assert "[31m" in out and said("no_result", out)
     out = s.line("/rule 79.1")
     assert "┃ ▶ 79.1" in out and "Press ENTER" not in out
     assert s.close() == 0
@@ -415,8 +418,10 @@ def test_a_refused_press_leaves_the_choices_on_screen(compendium, state):
 
     out = io.StringIO()
     run(compendium, state, stdin=io.StringIO("/rule 79\n9\n1\n"), stdout=out)
-    before, refused, after = out.getvalue().partition("9번 선택지는 없어요")
-    assert refused and "━━ 79 폭격" in before and "━━ 75 침공" in after, after[:200]
+    refused = pattern("console.no_choice_only", number=9).search(out.getvalue())
+    assert refused
+    before, after = out.getvalue()[: refused.start()], out.getvalue()[refused.end() :]
+    assert "━━ 79 폭격" in before and "━━ 75 침공" in after, after[:200]
 
 
 def test_a_piped_odds_chart_is_saved_and_its_path_shown(cli_env):
@@ -429,8 +434,8 @@ def test_a_piped_odds_chart_is_saved_and_its_path_shown(cli_env):
 def test_a_number_that_is_no_button_suggests_only_a_rule_that_exists(cli_env):
     out = run_bot(["console"], cli_env, stdin="/rule 79.1\n999\n80\n")
     assert out.returncode == 0, out.stderr
-    assert "999번 선택지는 없어요" in out.stdout and "/rule 999" not in out.stdout
-    assert "80번 선택지는 없어요" in out.stdout and "/rule 80" in out.stdout
+    assert said("console.no_choice_only", out.stdout, number=999) and "/rule 999" not in out.stdout
+    assert said("console.no_choice", out.stdout, number=80)
 
 
 def test_with_no_home_the_history_stays_in_memory_and_writes_nothing(monkeypatch, tmp_path):
@@ -461,7 +466,7 @@ def test_a_lone_menus_options_are_numbered_without_the_menus_name():
     assert labels == ["열어 볼 항목 고르기: 79 폭격", "열어 볼 항목 고르기: 80 피해 견딤", "결과 고르기: 가결"]
 
 
-@pytest.mark.parametrize(("count", "shown", "not_shown"), [(1, "번호는 1이에요", "1–1"), (3, "번호는 1–3이에요", "1–1")])
+@pytest.mark.parametrize(("count", "shown", "not_shown"), [(1, "1", "1–1"), (3, "1–3", "1–1")])
 def test_a_number_past_the_buttons_names_the_ones_there_are(ctx, count, shown, not_shown):
     message = lines.no_choice(ctx, 7, count)
-    assert "7번 선택지는 없어요" in message and shown in message and not_shown not in message
+    assert said("console.no_choice_only", message, number=7, choices=shown) and not_shown not in message

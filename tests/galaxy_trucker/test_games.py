@@ -10,6 +10,7 @@ from tabletop.core.commands import Context, dispatch
 from tabletop.core.components import press
 from tabletop.core.dice import Dice
 from tabletop.core.errors import UserError
+from tabletop.core.i18n import t
 from tabletop.galaxy_trucker.dice import parse_incoming, roll_incoming, roll_sabotage
 from tabletop.rules import answers
 
@@ -98,7 +99,7 @@ def test_gt_commands_quote_the_rules_and_roll_again(compendium, state):
     assert [b.custom_id for b in reply.rows[0]][0] == "rule:open:galaxy-trucker:sabotage"
     assert press(ctx, reply.rows[0][1].custom_id).pages[0].title == reply.embeds[0].title
     meteor = dispatch(ctx, "gt meteor", {"incoming": "큰 앞", "seed": "5"}).reply()
-    assert "8번 세로줄" in meteor.embeds[0].description
+    assert t("gt.column", n=8) in meteor.embeds[0].description
 
 
 def test_console_parses_subcommands():

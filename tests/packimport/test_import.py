@@ -236,7 +236,7 @@ def test_a_language_it_cannot_read_is_one_sentence(cli_env, tmp_path):
     source.write_text("준비\n\n카드를 섞습니다.\n", encoding="utf-8")
     env = {**cli_env, "RULES_DIR": str(tmp_path / "rules")}
     out = run_bot(["pack", "import", str(source), "--id", "a", "--language", "xx", "--locale", "en"], env)
-    assert out.returncode == 1 and out.stderr.strip() == "Give the language as one of ko, en, ja."
+    assert out.returncode == 1 and out.stderr.strip() == t("import.bad_language", "en", languages="ko, en, ja")
     assert not (tmp_path / "rules" / "a").exists()
 
 

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from said import said
 
 import bot
 from tabletop import features
@@ -100,7 +101,8 @@ def test_every_console_example_of_the_players_guide_runs(page, compendium, state
         for reply in run_line(ctx, line):
             text = printed(reply)
             assert all(e.color != COLOR_ERROR for e in reply.embeds), (line, text)
-            assert "Error id" not in text and "오류 번호" not in text, line
+            assert not said("error.unexpected", text) and not said("error.unexpected", text, "en"), line
+            assert not text.startswith(("알 수 없는", "'")), (line, text)  # no refusal of the line itself
 
 
 def shell_examples() -> list[tuple[str, str]]:

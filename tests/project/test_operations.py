@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 from other_user import state_as_another_user
 from run_bot import CLONE_SKIPS, run_bot
+from said import said
 
 from tabletop.core.commands import Context, dispatch
 from tabletop.core.errors import UserError
@@ -69,7 +70,7 @@ def test_a_read_only_state_database_reads_but_refuses_ballots(compendium):
         assert dispatch(ctx, "rule", {"query": "79.1"})  # reading works
         with pytest.raises(UserError) as exc:
             dispatch(ctx, "agenda start", {"name": "x"})
-        assert "읽기 전용" in exc.value.message
+        assert said("state.read_only", exc.value.message)
         battle = dispatch(ctx, "combat ground", {"attacker": "2 infantry", "defender": "1 infantry"})
         assert battle.pages and not any(b.custom_id.startswith("combat:again") for row in battle.rows for b in row)
     finally:
@@ -109,9 +110,9 @@ def test_a_broken_pack_keeps_dice_and_combat_working(tmp_path, cli_env):
     out = run_bot(["console"], env, stdin=script, cwd=repo, app=repo)
     assert out.returncode == 0 and "Traceback" not in out.stdout + out.stderr
     assert "주사위 3d10" in out.stdout and "지상 전투" in out.stdout
-    assert "규칙을 불러올 수 없어요" in out.stdout  # rules commands say why, politely
+    assert said("rules.unavailable", out.stdout)  # rules commands say why, politely
     assert "'title' is missing" in out.stderr  # and the admin sees the problem
-    assert "만드는 중" not in out.stderr  # no "building the database" just before it fails
+    assert not said("rules.building", out.stderr)  # no "building the database" just before it fails
     build = run_bot(["build"], env, cwd=repo, app=repo)
     assert build.returncode == 1 and "79.yaml" in build.stderr
 
@@ -314,7 +315,7 @@ def test_the_image_steps_work_for_any_uid_with_only_the_state_directory_writable
             preexec_fn=become,
         )
         assert out.returncode == 0, out.stderr
-        assert "79.1" in out.stdout and "공격자 승리 확률" in out.stdout and "Traceback" not in out.stderr
+        assert "79.1" in out.stdout and said("odds.line", out.stdout) and "Traceback" not in out.stderr
         assert _image_files(app) == before  # nothing written outside /app/state
         assert (app / "state" / "state.db").exists()
     finally:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from tabletop.core.i18n import t
 from tabletop.rules import answers
 from tabletop.rules.answers import UserError
 
@@ -97,8 +98,8 @@ def test_related_topics_link_inside_the_pack_only(compendium):
     reply = answers.section_answer(compendium, s, None).reply()
     custom_ids = [c.custom_id for row in reply.rows for c in row]
     assert custom_ids == ["rule:open:ti4:70"]
-    field = dict(reply.embeds[0].fields)["연관 주제"]
-    assert "능력 (이 규칙 묶음에 없음)" in field and "지상 전투 (→70)" in field
+    field = dict(reply.embeds[0].fields)[t("related")]
+    assert f"능력 {t('related.missing')}" in field and "지상 전투 (→70)" in field
 
 
 def test_bad_queries_are_user_errors(compendium):

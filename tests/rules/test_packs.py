@@ -77,7 +77,7 @@ def test_fidelity_check_catches_an_edit():
 
 
 def test_editor_notes_are_separate_from_text_and_labelled_once_in_every_language(compendium):
-    from tabletop.core.i18n import speaking
+    from tabletop.core.i18n import speaking, t
     from tabletop.rules import answers
 
     pack = load_pack(RULES_DIR / "ti4")
@@ -85,12 +85,13 @@ def test_editor_notes_are_separate_from_text_and_labelled_once_in_every_language
     assert "소행성 지대" in s74.rules[0].text
     note = s74.rules[0].editor_note
     assert "초신성" in note["ko"] and "편집자" not in note["ko"]  # the label is the UI's
-    for locale, label, words in (("ko", "편집자 주", "초신성"), ("en", "Editor's note", "supernova"), ("ja", "編集注", "超新星")):
+    for locale, words in (("ko", "초신성"), ("en", "supernova"), ("ja", "超新星")):
+        label = t("editor_note", locale)
         with speaking(locale):
             for query in ("70", "74.1"):
                 shown = answers.lookup(compendium, query, "ti4").reply()
                 page = shown.content + "".join(e.description or "" for e in shown.embeds)
-                assert page.count(label) == 1 and (locale == "ko" or "편집자" not in page), (locale, query)
+                assert page.count(label) == 1 and (locale == "ko" or t("editor_note", "ko") not in page), (locale, query)
             # the note itself in the reader's language, and the document's description in a missing topic's reply
             assert words in answers.lookup(compendium, "74.1", "ti4").reply().embeds[0].description
             missing = answers.lookup(compendium, "의장", "ti4").reply()

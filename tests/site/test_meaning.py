@@ -9,6 +9,7 @@ import json
 
 import numpy as np
 from conftest import EVAL
+from said import said
 
 from tabletop.rules import dense, evaluation
 from tabletop.site import build, meaning
@@ -234,5 +235,5 @@ def test_a_page_opened_from_a_file_searches_by_the_words_and_says_so(browser, si
     page.goto((site / "ti4" / "search.html").as_uri() + "?q=" + "폭격 주사위는 언제 굴려?")
     page.wait_for_selector("#results li a")
     assert page.locator("#results li a").first.inner_text().startswith("79 폭격")
-    assert "낱말로만" in page.inner_text("#status") and "--serve" in page.inner_text("#status")
+    assert said("site.meaning.file", page.inner_text("#status"))
     page.close()

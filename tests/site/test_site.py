@@ -15,7 +15,9 @@ from pathlib import Path
 
 import pytest
 from run_bot import run_bot
+from said import said
 
+from tabletop.core.i18n import t
 from tabletop.core.payloads import component
 from tabletop.rules import answers, links
 
@@ -64,7 +66,7 @@ def test_answers_link_to_their_rule_on_the_site(compendium, monkeypatch, cli_env
     answer = answers.lookup(compendium, "79.1", "ti4")
     link = [b for row in answer.reply().rows for b in row if getattr(b, "url", "")]
     assert link and link[0].url == "https://rules.example/ti4-site/ti4/79.html#r79-1"
-    assert component(link[0]) == {"type": 2, "style": 5, "label": "웹에서 보기", "url": link[0].url}
+    assert component(link[0]) == {"type": 2, "style": 5, "label": t("site.open"), "url": link[0].url}
     env = dict(cli_env, RULES_SITE_URL="https://rules.example")
     out = run_bot(["render", "79.1", "--json"], env)
     assert "https://rules.example/ti4/79.html#r79-1" in out.stdout
@@ -95,15 +97,15 @@ def test_site_command_refuses_a_file_and_builds_a_folder(cli_env, tmp_path):
     afile = tmp_path / "file"
     afile.write_text("x")
     out = run_bot(["site", str(afile)], cli_env)
-    assert out.returncode == 1 and "폴더가 아니에요" in out.stderr and "Traceback" not in out.stderr
+    assert out.returncode == 1 and said("site.not_a_folder", out.stderr) and "Traceback" not in out.stderr
     out = run_bot(["site", str(afile / "under")], cli_env)  # a path through a file
-    assert out.returncode == 1 and "폴더가 아니에요" in out.stderr and "Traceback" not in out.stderr
+    assert out.returncode == 1 and said("site.parent_not_a_folder", out.stderr) and "Traceback" not in out.stderr
     out = run_bot(["site", "/proc/no-such-folder/site"], cli_env)  # a folder that cannot be made
-    assert out.returncode == 1 and "쓸 수 없어요" in out.stderr and "Traceback" not in out.stderr
+    assert out.returncode == 1 and said("site.cannot_write", out.stderr) and "Traceback" not in out.stderr
     here = tmp_path / "here"
     here.mkdir()
     out = run_bot(["site", ""], cli_env, cwd=here)  # would write into the current folder
-    assert out.returncode == 1 and "폴더를 주세요" in out.stderr and list(here.iterdir()) == []
+    assert out.returncode == 1 and said("site.no_folder", out.stderr) and list(here.iterdir()) == []
     out = run_bot(["site", str(tmp_path / "s")], cli_env)
     assert out.returncode == 0 and (tmp_path / "s" / "ti4" / "79.html").exists()
     # --locale is the site's language: its own words, and our notes and descriptions
@@ -189,7 +191,7 @@ def test_site_serve_previews_on_localhost_and_skips_an_up_to_date_build(cli_env,
         text=True,
     )
     try:
-        assert "이미 최신이에요" in proc.stdout.readline()  # built above: not rebuilt
+        assert said("site.up_to_date", proc.stdout.readline())  # built above: not rebuilt
         url = re.search(r"http://\S+/", proc.stdout.readline()).group(0)
         with urllib.request.urlopen(url + "ti4/79.html", timeout=10) as response:
             assert 'id="r79-1"' in response.read().decode("utf-8")

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from other_user import state_as_another_user
 from run_bot import run_bot
+from said import said
 
 from tabletop.agenda.model import Player
 from tabletop.agenda.store import AgendaStore
@@ -35,7 +36,7 @@ def test_the_acknowledgement_names_the_listed_player_and_what_was_recorded(compe
     ctx = Context(compendium, state, user_id="me", user_name="me", guild_id="g", channel_id="c")
     run_line(ctx, "/agenda start name:X players:Bob, Carol")
     out = text_of(run_line(ctx, f"as {typed}: /agenda vote outcome:가결 votes:5"))
-    assert "#1 X: Bob, 가결에 5표 기록했어요." in out
+    assert t("agenda.ack.vote", agenda="#1 X", voter="Bob", outcome="가결", votes=5) in out
     assert AgendaStore(state).current("g", "c").tally()["가결"] == 5
 
 
@@ -74,8 +75,9 @@ def test_a_read_only_file_in_a_writable_folder_reads_and_refuses_writes(compendi
         state = state_as_another_user(path)
         assert state.read_only and state.get_setting("g", "game") == "liftoff"
         ctx = Context(compendium, state, guild_id="g", channel_id="c")
-        with pytest.raises(UserError, match="읽기 전용"):
+        with pytest.raises(UserError) as exc:
             dispatch(ctx, "agenda start", {"name": "x"})
+        assert said("state.read_only", exc.value.message)
         assert dispatch(ctx, "roll", {"dice": "2d6"})  # dice still roll
     finally:
         os.chmod(folder, 0o755)
@@ -100,7 +102,7 @@ def test_a_state_path_that_cannot_be_used_is_named_in_one_sentence(tmp_path, cli
         ["console", "--state", str(path)], cli_env, stdin="/agenda vote outcome:가결 votes:1\n/agenda show\n/rule 79.1\n"
     )
     assert out.returncode == 0 and "Traceback" not in out.stdout + out.stderr
-    assert "진행 중인 정책이 없어요" not in out.stdout and out.stdout.count(str(path)) >= 2  # the state's fault, named
+    assert not said("agenda.not_found", out.stdout) and out.stdout.count(str(path)) >= 2  # the state's fault, named
     assert "79.1" in out.stdout
 
 
@@ -130,9 +132,9 @@ def test_a_damaged_state_file_is_to_be_moved_aside_not_made_writable(tmp_path):
     with pytest.raises(StateUnavailable) as exc:
         open_state(path)
     with speaking("en"):
-        assert "Move it aside" in exc.value.message and "writable" not in exc.value.message
+        assert said("state.damaged", exc.value.message, "en") and not said("state.unavailable", exc.value.message, "en")
     with speaking("ko"):
-        assert "옮겨" in exc.value.message and "쓸 권한" not in exc.value.message
+        assert said("state.damaged", exc.value.message) and not said("state.unavailable", exc.value.message)
     assert path.read_bytes().startswith(b"this is not a database")  # nothing was changed
 
 

@@ -15,11 +15,13 @@ from pathlib import Path
 import psycopg
 import pytest
 from run_bot import run_bot
+from said import pattern, said
 
 from tabletop.agenda import phase
 from tabletop.agenda.model import AGAINST, FOR, Player
 from tabletop.agenda.store import AgendaStore
 from tabletop.core.errors import UserError
+from tabletop.core.i18n import t
 from tabletop.store import StateUnavailable, begin_request, open_state
 from tabletop.store.schema import migrations
 
@@ -199,7 +201,7 @@ def test_the_same_press_delivered_to_three_processes_counts_once(state_target, t
     a = store.start("g", "c", STARTER, "X", [], "for-against", None, ALICE, [ALICE, BOB], with_windows=True)
     lines = _race(state_target, tmp_path, "press", a.id, [(0, 1), (1, 1), (2, 1)])
     assert lines.count("ok") == 1
-    assert sum(line.startswith("refused") and "이미 처리" in line for line in lines) == 2
+    assert sum(line.startswith("refused") and said("state.repeated_request", line) for line in lines) == 2
     assert [p.card for p in store.get(a.id).plays] == ["Veto"]
 
 
@@ -209,8 +211,9 @@ def test_a_repeated_request_in_one_process_changes_nothing_and_says_so(state_tar
     begin_request("42")
     store.vote(a.id, ALICE, "가결", 2)
     begin_request("42")  # the gateway delivered it again
-    with pytest.raises(UserError, match="이미 처리"):
+    with pytest.raises(UserError) as exc:
         store.vote(a.id, ALICE, "가결", 2)
+    assert said("state.repeated_request", exc.value.message)
     begin_request("43")  # a new press of the same button is a new request
     store.vote(a.id, ALICE, "부결", 1)
     assert [e["action"] for e in store.log(a.id)] == ["start", "vote", "vote"]
@@ -222,24 +225,25 @@ def test_a_repeated_request_in_one_process_changes_nothing_and_says_so(state_tar
 def test_a_server_that_is_not_there_is_a_sentence_and_rules_settings_fall_back(tmp_path):
     url = f"postgresql://tabletop:hunter2@/tabletop?host={tmp_path}&port=5999"
     state = open_state(url)
-    said = str(state.problem)
-    assert "hunter2" not in said and "•••" in said
-    assert str(tmp_path) in said or "5999" in said
+    told = str(state.problem)
+    assert "hunter2" not in told and "•••" in told
+    assert str(tmp_path) in told or "5999" in told
     assert state.get_setting("g", "game", "ti4", fallback=True) == "ti4"  # rules keep their server's default
     with pytest.raises(UserError):  # what must not act on a guess is told the store is down
         state.get_setting("g", "agenda_windows", "off")
     store = AgendaStore(state)
     with pytest.raises(UserError) as refused:
         store.start("g", "c", STARTER, "X", [])
-    assert "연결할 수 없어요" in refused.value.message and "hunter2" not in refused.value.message
+    assert said("state.server_unavailable", refused.value.message) and "hunter2" not in refused.value.message
     state.close()
 
 
 def test_a_role_the_server_refuses_is_a_sentence_naming_it(pg_server):
     state = open_state(pg_server.url(user="nobody_here"))
-    assert "비밀번호가 맞지 않아요" in str(state.problem)
-    with pytest.raises(UserError, match="연결할 수 없어요"):
+    assert t("state.cause.auth") in str(state.problem)
+    with pytest.raises(UserError) as exc:
         state.set_setting("g", "chat", "off")
+    assert said("state.server_unavailable", exc.value.message)
     state.close()
 
 
@@ -267,9 +271,9 @@ def test_the_console_with_its_server_down_still_answers_rules_and_dice(cli_env, 
     assert done.returncode == 0, done.stderr
     assert "79.1" in done.stdout
     assert "2d6" in done.stdout
-    assert done.stdout.count("연결할 수 없어요") == 1  # the agenda, told once, and no traceback
+    assert len(pattern("state.server_unavailable").findall(done.stdout)) == 1  # the agenda, told once, and no traceback
     assert "Traceback" not in done.stdout + done.stderr
-    assert "연결할 수 없어요" in done.stderr  # said at start too
+    assert said("state.server_unavailable", done.stderr)  # said at start too
 
 
 def test_the_console_runs_every_state_feature_on_postgresql(cli_env, pg_url):
@@ -288,7 +292,7 @@ def test_the_console_runs_every_state_feature_on_postgresql(cli_env, pg_url):
     )
     done = run_bot(["console"], cli_env, stdin=script, timeout=180)
     assert done.returncode == 0, done.stderr
-    assert "Traceback" not in done.stdout + done.stderr and "연결할 수 없어요" not in done.stdout
+    assert "Traceback" not in done.stdout + done.stderr and not said("state.server_unavailable", done.stdout)
     store = AgendaStore(open_state(pg_url))
     closed = store.history("console", "console")[0]
     assert closed.result["winner"] == FOR and closed.result["tally"] == {FOR: 4, AGAINST: 2}
@@ -323,7 +327,7 @@ async def test_the_discord_adapter_votes_on_each_backend_and_counts_a_redelivery
     assert first.log[0].method == "edit_message" and "가결** — 6표" in first.log[0].embed.description
     again = FakeInteraction(bot, user=FakeUser(2, "Bob"), id=first.id)
     await submit(form, again)
-    assert again.log[0].ephemeral and "이미 처리" in again.log[0].text
+    assert again.log[0].ephemeral and said("state.repeated_request", again.log[0].text)
     assert AgendaStore(state).get(1).tally()[FOR] == 6
 
 
