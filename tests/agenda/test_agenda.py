@@ -372,6 +372,7 @@ def test_a_speaker_who_is_not_a_player_is_refused(agendas):
 # --- any size within Discord's limits --------------------------------------------------------------
 
 
+@pytest.mark.slow  # thousands of ballots: about 15 s
 def test_thousands_of_ballots_stay_within_discords_limits(agendas, state):
     from zoneinfo import ZoneInfo
 

@@ -254,6 +254,7 @@ def test_replace_swaps_the_pack_and_dry_run_writes_nothing(tmp_path):
     assert sorted(p.name for p in rules.iterdir()) == ["mine"]  # no staging or old copy left
 
 
+@pytest.mark.slow  # embeds a new pack: about 10 s
 def test_an_imported_pack_is_searchable_at_once(tmp_path):
     """No lexicon: numbers, titles and questions find its rules through the dense ranker too."""
     rules = tmp_path / "rules"

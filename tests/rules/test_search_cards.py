@@ -59,6 +59,7 @@ def test_every_bundled_section_has_a_complete_card():
         assert not {k: v for k, v in lacking.items() if v}, pack.id
 
 
+@pytest.mark.slow  # every card question against every query: about 5 s
 def test_no_card_question_is_a_near_copy_of_a_query_file():
     queries = _queries()
     assert len(queries) > 500  # the files were read (a format change would silently pass)

@@ -11,6 +11,9 @@ import time
 from pathlib import Path
 
 import postgres_server
+import pytest
+
+pytestmark = pytest.mark.slow  # each test starts PostgreSQL servers of its own
 
 TESTS = Path(__file__).resolve().parents[1]
 START = f"""
