@@ -19,13 +19,17 @@ from cogs.components import DYNAMIC_ITEMS, FORMS
 from cogs.errors import answer_error
 from cogs.lifecycle import HEARTBEAT_EVERY, HEARTBEAT_STALE, Lifecycle, write_heartbeat
 from tabletop import features
-from tabletop.core import config
+from tabletop.combat.odds import compile_ahead
+from tabletop.core import config, offload
 from tabletop.core.i18n import DISCORD_LOCALES, command_text, t
 from tabletop.core.logs import command_var, guild_var
 from tabletop.rules.compendium import Compendium
 from tabletop.store import StateStore, begin_request, open_state
 
 log = logging.getLogger(__name__)
+# What the heavy-work processes share, imported once before they fork: the solver with its
+# compiled kernels and the chart's library (tabletop/core/offload.py)
+HEAVY_MODULES = ("tabletop.combat.commands", "tabletop.combat.levels")
 # A rules bot never joins voice: no warnings about voice libraries.
 discord.VoiceClient.warn_nacl = False
 discord.VoiceClient.warn_dave = False
@@ -115,6 +119,10 @@ class RulesBot(commands.AutoShardedBot):
         # and load the embedding model in a thread meanwhile: the first question does not pay for
         # it against the answer limit (autocomplete never uses it)
         self._warming = asyncio.create_task(asyncio.to_thread(self.compendium.search.embedder.query, "warm up"), name="warm-up")
+        # heavy work (exact odds, rolled battles, charts) in processes of its own: its Python code
+        # holds no lock this process's light answers wait for (tabletop/core/offload.py)
+        if config.heavy_processes():
+            await asyncio.to_thread(offload.start, config.heavy_processes(), compile_ahead, HEAVY_MODULES)
 
     async def accept_interaction(self, interaction: discord.Interaction) -> bool:
         """While stopping, a new command gets a short note instead of half an answer."""
@@ -155,6 +163,7 @@ class RulesBot(commands.AutoShardedBot):
     async def close(self) -> None:
         if self._heartbeat:
             self._heartbeat.cancel()
+        offload.stop()
         if not hasattr(self, "_AutoShardedClient__queue"):
             # never connected (login refused, payload export): discord.py's sharded close posts
             # to an event queue only connect() creates

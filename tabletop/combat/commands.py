@@ -25,12 +25,13 @@ from tabletop.combat.battle import (
     with_modifier,
 )
 from tabletop.combat.chart import odds_chart
+from tabletop.combat.outcome import Odds
 from tabletop.combat.report import battle_pages, odds_pages, roll_pages
 from tabletop.combat.resolver import Battle, resolve
 from tabletop.combat.shielded import unmodelled_against
 from tabletop.combat.unitdata import DESCRIPTIVE, EFFECT_FIELDS, GROUND_FIGHTS, UnitDataError
 from tabletop.combat.units import Side, UnitBook, parse_order, parse_side
-from tabletop.core import settings
+from tabletop.core import offload, settings
 from tabletop.core.commands import (
     COMMANDS,
     CONTENT,
@@ -369,10 +370,22 @@ def with_content(ctx: Context, values: FightValues) -> FightValues:
     return replace(values, content=settings.read(ctx.state, ctx.guild_id, settings.CONTENT, fallback=True))
 
 
+def rolled(kind: str, values: FightValues, seed: int) -> Battle:
+    """A rolled battle from values alone: what a heavy-work process runs (core.offload)."""
+    return fight(kind, values, unit_book(values.content or settings.CONTENTS[0]), seed)
+
+
+def exact_odds(kind: str, values: FightValues) -> tuple[Odds, bytes]:
+    """A fight's exact odds and their chart from values alone: what a heavy-work process runs."""
+    the_fight = build_fight(kind, values, unit_book(values.content or settings.CONTENTS[0]))
+    result = exact.solve(the_fight)
+    return result, odds_chart(result, t(f"combat.title.{kind}"))
+
+
 def _battle(ctx: Context, kind: str, values: FightValues) -> Paged:
     seed = parse_seed(values.seed if isinstance(values, Seeded) else None)
     values = with_content(ctx, values)
-    battle = fight(kind, values, unit_book(values.content or settings.CONTENTS[0]), seed)
+    battle = offload.run(rolled, kind, values, seed)
     summary = f"{battle.winner or ''} {battle.control or ''}".strip()
     roll_id = log_roll(ctx, f"combat {kind}", values.given("seed"), seed, summary)
     odds_id = ODDS.id(id=roll_id) if roll_id is not None and kind != "bombard" else None
@@ -387,12 +400,11 @@ def _swap_id(kind: str, roll_id: int | None) -> str | None:
 def odds_answer(ctx: Context, kind: str, values: FightValues) -> Paged:
     """/odds: the exact probabilities, the most likely survivors, and a chart."""
     values = with_content(ctx, values)
-    the_fight = build_fight(kind, values, unit_book(values.content or settings.CONTENTS[0]))
-    result = exact.solve(the_fight)
+    result, chart = offload.run(exact_odds, kind, values)
     # logged like a roll (no seed: nothing is rolled), so its swap button works after a restart
     roll_id = log_roll(ctx, f"odds {kind}", values.given(), None, "") if kind in SWAPPABLE else None
     paged = odds_pages(result, kind, chart=CHART_NAME, swap_id=_swap_id(kind, roll_id))
-    paged.files = [Attachment(CHART_NAME, odds_chart(result, t(f"combat.title.{kind}")))]
+    paged.files = [Attachment(CHART_NAME, chart)]
     return paged
 
 

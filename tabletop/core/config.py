@@ -32,6 +32,7 @@ class Config:
     rules_db: Path
     state_db: str  # a file path or a postgresql:// URL
     state_pool_size: int
+    heavy_processes: int  # 0: heavy work in the serving process's threads (core.offload)
     log_level: str  # empty: INFO, or DEBUG with --verbose
     embeddings_cache: Path
     rules_site_url: str  # empty: replies carry no link to the website
@@ -148,6 +149,10 @@ VARIABLES: tuple[tuple[str, str, Callable[[], str], Callable[[str, str], object]
     # one connection per worker thread; a dozen processes at 8 stay under PostgreSQL's default
     # max_connections (100); past 64 one process would starve the others
     ("state_pool_size", "STATE_POOL_SIZE", lambda: "8", _count(1, 64)),
+    # the bot's exact odds and rolled battles run in this many processes of their own, one per
+    # heavy slot on two cores (two and their server: about 190 MB proportional set size, measured
+    # after a fight and its chart); 0 keeps them in the bot's own process
+    ("heavy_processes", "HEAVY_PROCESSES", lambda: "2", _count(0, 16)),
     ("log_level", "LOG_LEVEL", lambda: "", _level),
     ("embeddings_cache", "EMBEDDINGS_CACHE", lambda: str(DATA_DIR / "embeddings.db"), _file),
     ("rules_site_url", "RULES_SITE_URL", lambda: "", _site_url),
@@ -219,6 +224,10 @@ def state_db_path() -> Path:
 
 def pool_size() -> int:
     return int(str(setting("state_pool_size")))
+
+
+def heavy_processes() -> int:
+    return int(str(setting("heavy_processes")))
 
 
 def state_db() -> str:

@@ -4,6 +4,7 @@ and a graceful stop on SIGTERM, tested against a real process."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import logging
 import os
@@ -203,6 +204,46 @@ def test_the_bot_stops_gracefully_on_a_signal(tmp_path, cli_env, sig):
     # the state database was closed cleanly: it opens and its journal is consistent
     conn = sqlite3.connect(tmp_path / "state.db")
     assert conn.execute("pragma integrity_check").fetchone()[0] == "ok"
+
+
+def children(pid: int) -> set[int]:
+    """Every process under `pid` (children, and theirs)."""
+    found, todo = set(), [pid]
+    while todo:
+        parent = todo.pop()
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit():
+                with contextlib.suppress(OSError, IndexError):
+                    if (entry / "stat").read_text().rsplit(")", 1)[1].split()[1] == str(parent):
+                        found.add(int(entry.name))
+                        todo.append(int(entry.name))
+    return found
+
+
+@pytest.mark.parametrize("heavy", ["2", "0"])
+def test_the_bot_computes_fights_in_processes_of_its_own_and_stops_them(tmp_path, cli_env, heavy):
+    """HEAVY_PROCESSES workers (and their fork server) start with the bot and end with it."""
+    env = {**cli_env, "DISCORD_TOKEN": TOKEN, "STATE_DB": str(tmp_path / "state.db"), "HEAVY_PROCESSES": heavy}
+    proc = subprocess.Popen(
+        [sys.executable, "-c", FAKE_GATEWAY, str(ROOT)], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        assert "gateway connected" in proc.stdout.readline(), proc.stderr.read()
+        deadline = time.monotonic() + 30  # the pool starts before the gateway connects; its workers fork soon after
+        while heavy != "0" and len(children(proc.pid)) < int(heavy) + 1 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        started = children(proc.pid)
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=20) == 0, proc.stderr.read()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert (len(started) >= int(heavy) + 1) if heavy != "0" else not started
+    deadline = time.monotonic() + 10
+    while [pid for pid in started if Path(f"/proc/{pid}").exists()] and time.monotonic() < deadline:
+        time.sleep(0.2)
+    left = {pid: Path(f"/proc/{pid}/cmdline").read_bytes() for pid in started if Path(f"/proc/{pid}").exists()}
+    assert not left  # none outlives the bot
 
 
 # --- the container ------------------------------------------------------------------------------------
