@@ -30,7 +30,7 @@ from tabletop.core.limits import ANSWER_LIMIT, STORE_MARGIN, answer_within, time
 from . import workers
 from .components import card_of
 from .registry import component_presenter, presenter
-from .ui import context, send_kwargs
+from .ui import context, send_kwargs, sent_message
 
 log = logging.getLogger(__name__)
 # A lock lives while a press holds or awaits it, then goes: the bot sees thousands of agendas over
@@ -96,8 +96,8 @@ async def post_agenda(interaction: discord.Interaction, ctx: core.Context, reply
     if followup:
         message = await interaction.followup.send(**send_kwargs(reply, message_view(reply)), wait=True)
     else:
-        await interaction.response.send_message(**send_kwargs(reply, message_view(reply)))
-        message = await interaction.original_response()
+        sent = await interaction.response.send_message(**send_kwargs(reply, message_view(reply)))
+        message = await sent_message(interaction, sent)
     if reply.agenda_id is not None and message is not None:
         await workers.call(store(ctx).set_message, reply.agenda_id, str(message.id))
 

@@ -25,7 +25,7 @@ from tabletop.core.render import Button, Paged, Reply, Select, page_step
 from . import workers
 from .cards import layout, links_only
 from .registry import COMPONENT_PRESENTERS
-from .ui import context, locale_of, plain_button, plain_select, reports_errors, send_kwargs
+from .ui import context, locale_of, plain_button, plain_select, reports_errors, send_kwargs, sent_message
 
 PAGER_TIMEOUT = 600  # seconds; then the paging buttons are removed
 FORM_TEXT_MAX = 45  # Discord's limit on a form's title and on a field's label
@@ -49,8 +49,8 @@ async def show_answer(interaction: discord.Interaction, answer: Paged | Reply, e
     kwargs = send_kwargs(reply, pager.refresh())
     if reply.files:
         kwargs["files"] = files(reply)
-    await interaction.response.send_message(ephemeral=ephemeral, **kwargs)
-    pager.message = await interaction.original_response()
+    sent = await interaction.response.send_message(ephemeral=ephemeral, **kwargs)
+    pager.message = await sent_message(interaction, sent)
 
 
 async def send_followup(interaction: discord.Interaction, answer: Paged) -> None:

@@ -122,3 +122,10 @@ def plain_select(component: Select) -> discord.ui.Select:
             discord.SelectOption(label=o.label, value=o.value, description=o.description or None) for o in component.options
         ],
     )
+
+
+async def sent_message(interaction: discord.Interaction, sent: object) -> discord.InteractionMessage:
+    """The message an interaction's response created: Discord returns it with the response, so
+    asking for it again (a second request per answer) is only for a response that lacks it."""
+    resource = getattr(sent, "resource", None)
+    return resource if isinstance(resource, discord.InteractionMessage) else await interaction.original_response()
