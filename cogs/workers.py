@@ -18,7 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from tabletop.core import commands as core
 from tabletop.core.errors import UserError
 from tabletop.core.i18n import t
-from tabletop.core.limits import ANSWER_LIMIT, STORE_MARGIN, answer_within, time_left
+from tabletop.core.limits import ANSWER_LIMIT, DEFERRED_LIMIT, STORE_MARGIN, answer_within, time_left
 
 log = logging.getLogger(__name__)
 
@@ -28,9 +28,6 @@ WORKERS = 8
 # Heavy calls at once: with two cores, two CPU-bound solvers already fill the machine.
 HEAVY_SLOTS = 2
 TIME_LIMIT = ANSWER_LIMIT  # its reason is in tabletop/core/limits.py
-# The exact odds answer after deferring ("thinking…"), which Discord allows 15 minutes; a player
-# at the table waits seconds, and a fight the solver cannot finish by then is refused.
-DEFERRED_LIMIT = 20.0
 
 _pool = ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="core")
 _slots: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = weakref.WeakKeyDictionary()

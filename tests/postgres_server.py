@@ -19,6 +19,7 @@ import shutil
 import signal
 import subprocess
 import tempfile
+import time
 import uuid
 from pathlib import Path
 
@@ -115,9 +116,11 @@ class Server:
         self.started = True
         return self
 
-    def restart(self) -> None:
-        """Stopped at once (every session cut, as a crash or a failover would) and started again."""
+    def restart(self, down_for: float = 0.0) -> None:
+        """Stopped at once (every session cut, as a crash or a failover would) and started again,
+        after `down_for` seconds of outage."""
         self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
+        time.sleep(down_for)
         self._run("pg_ctl", "-D", str(self.data), "-o", self.options, "-l", str(self.folder / "server.log"), "-w", "start")
 
     def stop(self) -> None:

@@ -61,7 +61,7 @@ def _answer(ctx: commands.Context, line: str) -> Reply | Paged | list[Reply]:
         if text.undecodable(line):
             raise UserError(t("input.not_utf8"))
         actor, name, options = lines.parse_line(line, lambda value: _is_game(ctx, value))
-        with lines.acting(ctx, actor):
+        with lines.acting(ctx, actor), lines.command_clock(name):
             if name == lines.CHAT:  # a question without a slash: chat mode, as '?질문' on Discord
                 return chat_answer(compendium_of(ctx), check_query(options["query"]), ctx.default_game())
             return commands.dispatch(ctx, name, options)
@@ -134,7 +134,9 @@ class Piped:
         choice = self.numbered[n - 1]
         try:
             with lines.acting(self.ctx, number["actor"]):
-                return press_asking(self.ctx, choice.custom_id, choice.value, self.ask)
+                return press_asking(
+                    self.ctx, choice.custom_id, choice.value, self.ask, lambda: lines.press_clock(choice.custom_id)
+                )
         except UserError as exc:
             return error_reply(exc.message)
         except Exception as exc:  # like a command: logged with an id, the session goes on

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 
 from tabletop.core.commands import COMMANDS, Context, Option
+from tabletop.core.components import find
 from tabletop.core.errors import UserError
 from tabletop.core.i18n import t
+from tabletop.core.limits import ANSWER_LIMIT, DEFERRED_LIMIT, one_request
 from tabletop.core.text import visible
 from tabletop.rules.compendium import compendium_of
 
@@ -160,3 +162,17 @@ def no_choice(ctx: Context, number: int, count: int) -> str:
         key = "console.no_choices" if is_rule else "console.no_choices_only"
     choices = "1" if count == 1 else f"1–{count}"  # one button is "1", not "1–1"
     return t(key, ctx.locale, number=number, choices=choices)
+
+
+def command_clock(name: str) -> AbstractContextManager[None]:
+    """A console line's clock, as the bot gives the same command: a state wait (a lock, a
+    server that does not answer) ends within it, with a sentence, instead of freezing the
+    console. Heavy and "thinking…" commands get the longer limit."""
+    cmd = COMMANDS.get(name)
+    return one_request(DEFERRED_LIMIT if cmd is not None and (cmd.heavy or cmd.deferred) else ANSWER_LIMIT)
+
+
+def press_clock(custom_id: str) -> AbstractContextManager[None]:
+    """A numbered button's clock, as a line's (heavy buttons: the longer limit)."""
+    found = find(custom_id)
+    return one_request(DEFERRED_LIMIT if found is not None and found[0].heavy else ANSWER_LIMIT)

@@ -281,7 +281,7 @@ class Terminal:
             self._show_page()
             return
         with lines.acting(self.ctx, actor):
-            result = press_asking(self.ctx, choice.custom_id, choice.value, self.ask)
+            result = press_asking(self.ctx, choice.custom_id, choice.value, self.ask, lambda: lines.press_clock(choice.custom_id))
         self.show(result)
 
     def handle(self, line: str) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -132,10 +133,19 @@ def press(ctx: Any, custom_id: str, chosen: str | None = None, inputs: dict[str,
     return comp.handler(ctx, Press(values, chosen, dict(inputs or {})))  # type: ignore[misc]
 
 
-def press_asking(ctx: Any, custom_id: str, chosen: str | None, ask: Callable[[str], str | None]):
-    """A press for a front end that asks line by line (the console): each field, one prompt."""
+def press_asking(
+    ctx: Any,
+    custom_id: str,
+    chosen: str | None,
+    ask: Callable[[str], str | None],
+    each: Callable[[], AbstractContextManager[object]] = nullcontext,
+):
+    """A press for a front end that asks line by line (the console): each field, one prompt.
+    `each` wraps each press (a request's clock), never the time the player takes to answer."""
     try:
-        return press(ctx, custom_id, chosen)
+        with each():
+            return press(ctx, custom_id, chosen)
     except NeedsInput as need:
         inputs = {f.key: ask(f.label) or "" for f in need.fields}
-    return press(ctx, custom_id, chosen, inputs)
+    with each():
+        return press(ctx, custom_id, chosen, inputs)

@@ -12,7 +12,10 @@ the pool reconnects by itself when the server is back.
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import os
+import socket
 import threading
 import time
 from collections.abc import Sequence
@@ -50,6 +53,13 @@ TCP_USER_TIMEOUT = 2 * STORE_WAIT
 # After a failure, state commands are answered at once (without waiting on a dead server) for
 # this long, or until a connection succeeds again; then the next one tries again.
 RETRY_EVERY = 1.0
+# A server that has not answered a request this long after the request's own limit is frozen
+# (or the path to it is): its connection is cut. Past the limit, so that the server's own
+# statement_timeout, which says "busy", has its chance first.
+FROZEN_GRACE = 0.2
+# During an outage, a request asks the server directly whether it is back, for at most this
+# long (libpq counts whole seconds), before the pool's own wait.
+PROBE_WAIT = 1.0
 # Migrating may wait for another process that is migrating, starting at the same moment.
 MIGRATION_WAIT = 30.0
 _MIGRATION_LOCK = 7_470_400  # any constant: the advisory lock every process takes to migrate
@@ -129,10 +139,27 @@ class PostgresState(StateStore):
         except psycopg.ProgrammingError as exc:
             log.warning("STATE_DB %s: %s", self.target, hide_passwords(first_line(exc)))
             raise StateUnavailable(sentence("state.bad_url", url=self.target)) from None
-        self.pool = psycopg_pool.ConnectionPool(
-            url,
+        self._pool_size = pool_size or pool_size_setting()  # STATE_POOL_SIZE: its reason is in core.config
+        self._renewing = threading.Lock()
+        self.pool = self._new_pool()
+        try:
+            # one direct try first: a server that is down or refuses says why at once, where the
+            # pool would retry in silence for the whole checkout wait
+            psycopg.connect(url, connect_timeout=CONNECT_TIMEOUT).close()
+            self._prepare()
+        except psycopg.Error as exc:  # not fatal: logged once, said to every state command
+            self._unreachable(exc)
+        except UserError:
+            pass
+
+    # --- availability ------------------------------------------------------------------------
+
+    def _new_pool(self) -> psycopg_pool.ConnectionPool:
+        """The connection pool, opened without waiting for its first connection."""
+        pool: psycopg_pool.ConnectionPool = psycopg_pool.ConnectionPool(
+            self.url,
             min_size=1,
-            max_size=pool_size or pool_size_setting(),  # STATE_POOL_SIZE: its reason is in core.config
+            max_size=self._pool_size,
             kwargs={
                 "row_factory": _rows,
                 "connect_timeout": CONNECT_TIMEOUT,
@@ -146,22 +173,30 @@ class PostgresState(StateStore):
             connection_class=self._recording_connections(),
             # a connection idle through a server restart is found dead here and replaced, not
             # handed to a command that would fail on it
-            check=psycopg_pool.ConnectionPool.check_connection,
+            check=_checked,
             open=False,
             name="state",
         )
-        self.pool.open(wait=False)
-        try:
-            # one direct try first: a server that is down or refuses says why at once, where the
-            # pool would retry in silence for the whole checkout wait
-            psycopg.connect(url, connect_timeout=CONNECT_TIMEOUT).close()
-            self._prepare()
-        except psycopg.Error as exc:  # not fatal: logged once, said to every state command
-            self._unreachable(exc)
-        except UserError:
-            pass
+        pool.open(wait=False)
+        return pool
 
-    # --- availability ------------------------------------------------------------------------
+    def _back_yet(self) -> None:
+        """During an outage, whether the server is back, asked directly: the pool retries on its
+        own schedule (1, 2, 4, 8… s apart), so after a long outage its next try could come many
+        seconds after the server accepts connections. When the server answers, the pool is
+        replaced by a fresh one, which connects at once; the old one closes in the background."""
+        if not self._renewing.acquire(blocking=False):
+            return  # another request is asking already
+        try:
+            try:
+                psycopg.connect(self.url, connect_timeout=max(1, int(time_left(PROBE_WAIT)))).close()
+            except psycopg.Error as exc:
+                self._connect_failure, self._connect_failed_at = exc, time.monotonic()
+                return
+            old, self.pool = self.pool, self._new_pool()
+            threading.Thread(target=old.close, kwargs={"timeout": STATEMENT_LIMIT}, daemon=True).start()
+        finally:
+            self._renewing.release()
 
     def _recording_connections(self) -> type[psycopg.Connection[Any]]:
         """The pool's connections, remembering why the last connect failed: the pool's own
@@ -200,9 +235,11 @@ class PostgresState(StateStore):
     def _connection(self):
         if self.problem and time.monotonic() - self._failed_at < RETRY_EVERY:
             raise UserError(str(self.problem))
+        if self.problem:  # an outage was seen: is the server back, whatever the pool's schedule?
+            self._back_yet()
         asked = time.monotonic()
         try:
-            with self.pool.connection(timeout=max(time_left(CHECKOUT_WAIT), 0.001)) as conn:
+            with self.pool.connection(timeout=max(time_left(CHECKOUT_WAIT), 0.001)) as conn, _cut_when_frozen(conn):
                 yield conn
         except (psycopg.OperationalError, psycopg_pool.PoolTimeout) as exc:
             raise self._unreachable(exc, asked) from None
@@ -271,6 +308,33 @@ class PostgresState(StateStore):
 
     def close(self) -> None:
         self.pool.close()
+
+
+@contextmanager
+def _cut_when_frozen(conn: psycopg.Connection[Any]):
+    """The request's work on `conn`, cut off at its deadline if the server has not answered by
+    then. The server's own limits (statement_timeout) end a slow statement; a server or a network
+    path that is frozen (packets taken, nothing answered) ends none, and a read would wait for
+    minutes: past the request's time, the socket is shut down, the wait fails at once, and the
+    user is told in a sentence (before a commit: not recorded; during it: unknown)."""
+    timer = threading.Timer(time_left(STATEMENT_LIMIT) + FROZEN_GRACE, _shut, (conn,))
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
+
+
+def _shut(conn: psycopg.Connection[Any]) -> None:
+    with contextlib.suppress(OSError, psycopg.Error):
+        socket.socket(fileno=os.dup(conn.pgconn.socket)).shutdown(socket.SHUT_RDWR)  # the dup is closed with it
+
+
+def _checked(conn: psycopg.Connection[Any]) -> None:
+    """The pool's check of a connection before it is handed out, bounded like the request."""
+    with _cut_when_frozen(conn):
+        psycopg_pool.ConnectionPool.check_connection(conn)
 
 
 def _bounded(conn: psycopg.Connection[Any]) -> None:

@@ -470,3 +470,17 @@ def test_a_lone_menus_options_are_numbered_without_the_menus_name():
 def test_a_number_past_the_buttons_names_the_ones_there_are(ctx, count, shown, not_shown):
     message = lines.no_choice(ctx, 7, count)
     assert said("console.no_choice_only", message, number=7, choices=shown) and not_shown not in message
+
+
+def test_each_console_line_runs_on_the_bots_clock(ctx, monkeypatch):
+    """A state wait in the console ends within the limit the bot gives the same command (a
+    frozen server cannot freeze the console); the clock is gone once the line is answered."""
+    from tabletop.core.limits import ANSWER_LIMIT, DEFERRED_LIMIT, time_left
+
+    seen: dict[str, float] = {}
+    monkeypatch.setattr(commands, "dispatch", lambda c, name, options: seen.setdefault(name, time_left(99)))
+    run_command(ctx, "/rule 79.1")
+    run_command(ctx, "/odds space attacker:1 cruiser defender:1 cruiser")
+    assert ANSWER_LIMIT - 0.5 < seen["rule"] <= ANSWER_LIMIT
+    assert DEFERRED_LIMIT - 0.5 < seen["odds space"] <= DEFERRED_LIMIT
+    assert time_left(99) == 99

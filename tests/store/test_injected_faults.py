@@ -7,10 +7,12 @@ and one whose fate is unknown is said to be unknown."""
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import sqlite3
 import threading
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import psycopg
@@ -19,6 +21,7 @@ from said import said
 
 from tabletop.agenda.model import Player
 from tabletop.agenda.store import AgendaStore, agenda_lock
+from tabletop.console import lines
 from tabletop.console.app import run_line
 from tabletop.console.printed import printed
 from tabletop.core.commands import Context
@@ -154,11 +157,20 @@ def test_a_state_file_deleted_or_replaced_while_running_takes_no_vote(tmp_path, 
 # --- PostgreSQL: the server and the network -------------------------------------------------
 
 
-def test_votes_are_recorded_again_within_two_seconds_of_a_restart(pg_server, pg_url):
+@pytest.mark.parametrize(("down_for", "pool_size"), [(0.0, 8), (15.0, 1), (15.0, 8)])
+def test_votes_are_recorded_again_within_two_seconds_of_a_restart(pg_server, pg_url, down_for, pool_size, monkeypatch):
+    """Whatever the outage's length and the pool's size: the pool's own reconnect backoff (1, 2,
+    4, 8 s…) must not decide when the first vote after it is recorded."""
+    monkeypatch.setenv("STATE_POOL_SIZE", str(pool_size))
     store = AgendaStore(open_state(pg_url))
     a = store.start("g", "c", STARTER, "X", [], "for-against")
     store.vote(a.id, ALICE, "가결", 1)
-    pg_server.restart()
+    tried = []
+    outage = threading.Thread(target=pg_server.restart, args=(down_for,))
+    outage.start()
+    while outage.is_alive():  # players keep voting through the outage
+        tried.append(timed(store.vote, a.id, ALICE, "가결", 1)[0])
+        time.sleep(0.2)
     back = time.monotonic()
     told = []
     while time.monotonic() - back < 5:
@@ -168,6 +180,45 @@ def test_votes_are_recorded_again_within_two_seconds_of_a_restart(pg_server, pg_
         told.append(outcome.message)
     assert time.monotonic() - back < 2.0, told
     assert ballots(store, a.id) == {"Alice": 2}
+
+
+@contextmanager
+def frozen(server):
+    """The server's processes stopped (SIGSTOP): connections stay open and the kernel takes every
+    packet, but nothing is answered, as with a frozen network path; started again after."""
+    postmaster = int((server.data / "postmaster.pid").read_text().split()[0])
+    pids = [postmaster] + [int(p.name) for p in Path("/proc").iterdir() if p.name.isdigit() and _parent(p) == postmaster]
+    for pid in pids:
+        os.kill(pid, signal.SIGSTOP)
+    try:
+        yield
+    finally:
+        for pid in pids:
+            os.kill(pid, signal.SIGCONT)
+
+
+def _parent(proc: Path) -> int | None:
+    try:
+        return int((proc / "stat").read_text().rsplit(")", 1)[1].split()[1])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def test_a_frozen_server_is_given_up_within_the_consoles_request_and_nothing_is_recorded(pg_server, pg_url):
+    """The console gives a vote the bot's clock: against a server that answers nothing, the vote
+    is refused in a sentence within it (not after the TCP timeouts' minutes) and not recorded."""
+    store = AgendaStore(open_state(pg_url))
+    a = store.start("g", "c", STARTER, "X", [], "for-against")
+    store.vote(a.id, ALICE, "가결", 1)
+    with frozen(pg_server), lines.command_clock("agenda vote"):
+        outcome, took = timed(store.vote, a.id, ALICE, "가결", 3)
+    assert isinstance(outcome, UserError) and took < ANSWER_LIMIT + 0.5, (outcome, took)
+    assert said("state.server_unavailable", outcome.message) or said("state.busy", outcome.message)
+    assert ballots(AgendaStore(open_state(pg_url)), a.id) == {"Alice": 1}  # read afresh: not recorded
+    back = time.monotonic()
+    while isinstance(timed(store.vote, a.id, ALICE, "가결", 2)[0], UserError) and time.monotonic() - back < 2:
+        time.sleep(0.1)  # refused at once for a moment after a failure, then tried again
+    assert ballots(store, a.id) == {"Alice": 2}  # and the store that met the freeze records again
 
 
 class CutAtCommit:
