@@ -25,7 +25,16 @@ def add_parsers(sub) -> None:
     p.add_argument("--id", required=True, dest="pack_id", help="the pack's id: lower-case letters, digits, dashes")
     p.add_argument("--language", help="the document's language: ko, ja or en (default: guessed)")
     p.add_argument("--title", help="the game's name (default: the first heading, else the file name)")
-    p.add_argument("--dry-run", action="store_true", help="print the report, write nothing")
+    p.add_argument(
+        "--dry-run", action="store_true", help="print the report (with the cut chosen and the runner-up), write nothing"
+    )
+    p.add_argument(
+        "--level",
+        type=int,
+        choices=range(1, 7),
+        metavar="N",
+        help="start sections at headings of level N (default: from the shape)",
+    )
     p.add_argument("--replace", action="store_true", help="replace a pack with this id")
     p.add_argument("--locale", default="ko", choices=("ko", "en", "ja"), help="the language of the report")
     p.set_defaults(func=main)
@@ -42,6 +51,7 @@ def main(args) -> int:
             title=args.title,
             dry_run=args.dry_run,
             replace=args.replace,
+            level=args.level,
         )
     except UserError as exc:
         print(exc.message, file=sys.stderr)
@@ -63,6 +73,10 @@ def report(done: Imported) -> list[str]:
             numbering=done.numbering,
         )
     ]
+    for cut, key in ((done.cut, "import.report.cut"), (done.runner_up, "import.report.runner_up")):
+        if cut is not None:
+            shown = t("import.cut.numbered") if done.numbering == "source" else t("import.cut.level", level=cut.level)
+            lines.append(t(key, cut=shown, sections=cut.sections, score=f"{cut.score:.2f}", level=cut.level))
     for note in sorted(done.notes, key=lambda n: n.line):
         lines.append(t("import.report.line", line=note.line, note=t(note.key, **note.values)))
     if done.replaces:

@@ -252,9 +252,18 @@ def _marked(line: Line, printed: bool, last_section: int, marked: bool) -> Block
 def _unmarked(line: Line, following: Line | None, guess: bool, before: list[Block], after_break: bool) -> Block:
     """A plain line: a heading when it looks like one where one may stand, else a paragraph."""
     may_head = guess and following is not None and looks_like_heading(line.text) and _may_open(before, after_break)
+    if may_head and _capitals(line.text):  # "SETTING UP": a chapter above the inferred headings
+        return Block("heading", line.text.strip(), line.number, 1, "capitals")
     if may_head:
         return Block("heading", line.text.strip(), line.number, 2, "inferred")
     return Block("para", line.text.strip(), line.number)
+
+
+def _capitals(text: str) -> bool:
+    """A line in capitals (two letters or more, every cased letter upper-case), as plain-text
+    rulebooks set their chapters."""
+    cased = [c for c in text if c.isalpha() and (c.isupper() or c.islower())]
+    return len(cased) >= 2 and all(c.isupper() for c in cased)
 
 
 def _may_open(before: list[Block], after_break: bool) -> bool:

@@ -4,15 +4,11 @@ every guess for the report. The words are the blocks' words: nothing is added bu
 from __future__ import annotations
 
 import functools
-from collections import Counter
 from dataclasses import dataclass, field
 
 from tabletop.core.text import ROMAN
-from tabletop.packimport.outline import Block, join, lead_term, looks_like_heading, split_kind
-
-# Lead-in paragraphs ("Term: text") this many or more, making up at least half of a body's
-# paragraphs, are a glossary of their own sections: two could be a pair of conditions.
-LEAD_IN_RUN = 3
+from tabletop.packimport import shape
+from tabletop.packimport.outline import Block, join, looks_like_heading, split_kind
 
 
 @dataclass(frozen=True)
@@ -30,36 +26,19 @@ class Draft:
     numbering: str  # "source" when the document prints its numbers, else "generated"
     notes: list[Note]
     numbered_lines: set[int] = field(default_factory=set)  # lines whose printed number became a rule id
+    chosen: shape.Cut | None = None  # where sections start, and the cut that came second
+    runner_up: shape.Cut | None = None
 
 
-def section_level(blocks: list[Block]) -> int:
-    """The heading level that cuts sections: the outermost one used more than once (a lone
-    outer heading is the document's title), so deeper headings head rules inside them."""
-    counts = Counter(b.level for b in blocks if b.kind == "heading")
-    repeated = sorted(level for level, n in counts.items() if n > 1)
-    return repeated[0] if repeated else min(counts, default=1)
-
-
-def cut(blocks: list[Block], printed: bool, title: str) -> Draft:
+def cut(blocks: list[Block], printed: bool, title: str, level: int | None = None) -> Draft:
+    """The document cut into sections where its shape says (shape.choose; `level`: at that
+    heading level, as the admin asked) and each section into rules."""
     if printed:  # only numbered headings start sections; other headings stay text
         blocks = [b if b.kind != "heading" or b.number else Block("para", b.text, b.line, lines=b.lines) for b in blocks]
-    level = section_level(blocks)
+    chosen, runner_up = shape.choose(blocks, printed, level)
     notes: list[Note] = []
     numbered: set[int] = set()
-    groups: list[tuple[list[Block], list[Block]]] = []  # (headings that open it, its body)
-    heads: list[Block] = []
-    body: list[Block] = []
-    for block in blocks:
-        if block.kind == "heading" and block.level <= level:
-            if body or not groups and not heads:
-                groups.append((heads, body))
-                heads, body = [], []
-            heads.append(block)
-        else:
-            body.append(block)
-    groups.append((heads, body))
-    if not printed:  # a printed document numbers its own sections: lead-ins stay its rules' text
-        groups = [part for heads, body in groups for part in _lead_ins(heads, body, level)]
+    groups = chosen.groups
     sections: list[dict] = []
     for heads, body in groups:
         if not heads and not body:
@@ -71,29 +50,7 @@ def cut(blocks: list[Block], printed: bool, title: str) -> Draft:
         sections.append(_section(heads, body, number, title, printed, notes, numbered))
         for head in heads:
             notes.append(Note(head.line, f"import.note.{head.how}", {"number": number, "title": head.text}))
-    return Draft(sections, "source" if printed else "generated", notes, numbered)
-
-
-def _lead_ins(heads: list[Block], body: list[Block], level: int) -> list[tuple[list[Block], list[Block]]]:
-    """A body that is mostly lead-in paragraphs ("행성: …", "유성군: …"), at least LEAD_IN_RUN
-    of them, is a glossary: each lead-in starts a section of its own, titled by its term."""
-    paragraphs = [b for b in body if b.kind == "para"]
-    leads = [b for b in paragraphs if lead_term(b)]
-    if len(leads) < LEAD_IN_RUN or 2 * len(leads) < len(paragraphs):
-        return [(heads, body)]
-    out: list[tuple[list[Block], list[Block]]] = []
-    first = body.index(leads[0])
-    if first:
-        out.append((heads, body[:first]))
-        heads = []
-    for block in body[first:]:
-        if block in leads:
-            head = Block("heading", block.text, block.line, level, "lead-in", lines=block.lines, term=lead_term(block))
-            out.append(([*heads, head], []))
-            heads = []
-        else:
-            out[-1][1].append(block)
-    return out
+    return Draft(sections, "source" if printed else "generated", notes, numbered, chosen, runner_up)
 
 
 def _section(

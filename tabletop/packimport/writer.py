@@ -21,6 +21,7 @@ from tabletop.core.i18n import t
 from tabletop.packimport import outline, reader
 from tabletop.packimport.fidelity import first_difference, pack_lines, squash
 from tabletop.packimport.sections import Draft, Note, cut
+from tabletop.packimport.shape import Cut
 from tabletop.rules import cards
 from tabletop.rules.packs import LANGUAGES, PACK_ID_RE, PackError, load_pack
 
@@ -41,6 +42,8 @@ class Imported:
     notes: list[Note]
     written: bool
     replaces: bool  # a pack with this id was there (--replace)
+    cut: Cut | None = None  # where sections start, chosen from the document's shape
+    runner_up: Cut | None = None  # the cut that came second (--level picks it)
 
 
 def guess_language(lines: list[reader.Line]) -> str:
@@ -67,7 +70,7 @@ def check_id(pack_id: str, rules_dir: Path, replace: bool) -> None:
         raise UserError(t("import.exists", id=pack_id))
 
 
-def draft(source: Path, title: str | None) -> tuple[list[reader.Line], Draft, str]:
+def draft(source: Path, title: str | None, level: int | None = None) -> tuple[list[reader.Line], Draft, str]:
     lines = reader.read_document(source)
     blocks, printed = outline.blocks(lines)
     first_heading = next((b for b in blocks if b.kind == "heading"), None)
@@ -77,7 +80,7 @@ def draft(source: Path, title: str | None) -> tuple[list[reader.Line], Draft, st
     else:
         found = first_heading.text if first_heading else ""
     name = (title or "").strip() or found or source.stem
-    return lines, cut(blocks, printed, name), name
+    return lines, cut(blocks, printed, name, level), name
 
 
 def import_pack(
@@ -89,6 +92,7 @@ def import_pack(
     title: str | None = None,
     dry_run: bool = False,
     replace: bool = False,
+    level: int | None = None,
 ) -> Imported:
     """Read, cut, check and (unless dry_run) write the pack; UserError says why not."""
     check_id(pack_id, rules_dir, replace)
@@ -97,7 +101,7 @@ def import_pack(
         raise UserError(t("import.bad_language", languages=", ".join(LANGUAGES)))
     if title is not None and (len(title.strip()) > NAME_MAX or any(unicodedata.category(c)[0] == "C" for c in title)):
         raise UserError(t("import.bad_title", limit=NAME_MAX))  # one line: it is a menu's choice
-    lines, drafted, name = draft(source, title)
+    lines, drafted, name = draft(source, title, level)
     language = language or guess_language(lines)
     meta = {
         "id": pack_id,
@@ -118,7 +122,16 @@ def import_pack(
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return Imported(
-        pack_id, rules_dir / pack_id, language, drafted.numbering, drafted.sections, drafted.notes, not dry_run, replaces
+        pack_id,
+        rules_dir / pack_id,
+        language,
+        drafted.numbering,
+        drafted.sections,
+        drafted.notes,
+        not dry_run,
+        replaces,
+        drafted.chosen,
+        drafted.runner_up,
     )
 
 
