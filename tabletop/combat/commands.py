@@ -329,12 +329,16 @@ def named_effects_checked(fight: Fight, book: UnitBook) -> list[str]:
 
 
 def before_the_fight(fight: Fight) -> list[str]:
-    """Abilities that change the units before the fight (transforms): the Quietus's breach, on
-    either side; linkships taking a structure's Space Cannon in a space combat. Its notes."""
+    """Abilities that change the units before the fight (transforms): Smothering Presence and the
+    Quietus's breach, on either side; linkships taking a structure's Space Cannon in a space
+    combat. Its notes."""
     for side in (fight.attacker, fight.defender):  # before the breach, which takes what they gain
         transforms.docks(side)
     attackers = [fight.attacker] + ([fight.ships] if fight.ships else [])  # an invasion's Quietus is a ship
-    notes = transforms.breach(attackers, fight.defender)
+    notes = transforms.smother(attackers, fight.defender) + transforms.breach(attackers, fight.defender)
+    notes += transforms.smother([fight.defender], fight.attacker) + (
+        transforms.smother([fight.defender], fight.ships) if fight.ships else []
+    )
     if not fight.ships:  # in an invasion the defender's ships are gone: space combat came first
         notes += transforms.breach([fight.defender], fight.attacker)
     if fight.kind == "space":

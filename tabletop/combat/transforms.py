@@ -5,6 +5,8 @@ the dice and both exact solvers see the same units without knowing of them:
   side's units lose their unit abilities (Sustain Damage, Anti-Fighter Barrage, Space Cannon,
   Bombardment, Planetary Shield and the rest). Each unit keeps what it was (`restored`): once
   the Quietus is destroyed, the rounds after meet them as they are (SideModel.facing);
+- Smothering Presence (Crimson Rebellion, Twilight's Fall) named on a side with a structure: the
+  other side's units lose their unit abilities for the whole fight (structures do not leave);
 - linkships (Ral Nel Consortium destroyers) in a space combat fire the Space Cannon of one of
   their side's structures: Linkship I each structure once, Linkship II any (the best);
 - Lightrail Ordnance: the side's space docks gain Space Cannon 5 (x2).
@@ -47,6 +49,19 @@ def breach(own: list[Side], other: Side) -> list[str]:
         return [t("combat.breach_idle")]
     other.units = [without_abilities(u) for u in other.units]
     return [t("combat.breach")]
+
+
+def smother(own: list[Side], other: Side) -> list[str]:
+    """Smothering Presence: other players' units in or adjacent to systems with this side's
+    structures lose their unit abilities. A structure of the side must be in the fight's units
+    (a PDS or space dock typed on it: one next door is typed too, for its Space Cannon, as the
+    calculators take it); without one, it is said to do nothing. The notes to log."""
+    if not any(s.effects.smothering for s in own):
+        return []
+    if not any(u.structure for s in own for u in s.units):
+        return [t("combat.smothering_idle")]
+    other.units = [replace(without_abilities(u), restored=None) for u in other.units]  # for good: no Quietus to lose
+    return [t("combat.smothered")]
 
 
 def docks(side: Side) -> None:

@@ -232,6 +232,8 @@ EFFECT_FIELDS: dict[str, Field] = {
     # why naming it is refused (a message key): its effect needs a choice the odds cannot know
     "refused": Field(_one_of(("choice_per_die", "choice_of_round", "choice_of_loss", "count"))),
     "active_breach": Field(_flag),  # an active breach in the system (the Quietus's condition)
+    # the other side's units lose their unit abilities while this side has a structure (Smothering Presence)
+    "smothering": Field(_flag),
     # both sides' losses before each ground round's dice: solved pair by pair
     "proxima": Field(_flag, slow_in=GROUND_FIGHTS, acts_in=GROUND_FIGHTS),
     "bombardment_destroys": Field(_whole(2, 3), merge="max"),  # Conventions of War Abandoned

@@ -124,6 +124,7 @@ class Effects:
     unit_bonus: dict[str, int] = field(default_factory=dict)
     unit_repairs: str = ""  # a unit of this side repaired at the start of each combat round (Heaven's Eye)
     active_breach: bool = False  # the fight's system has an active breach (the Quietus)
+    smothering: bool = False  # Smothering Presence: the other side's units lose their unit abilities
     proxima: bool = False  # Proxima Targeting VI: bombardment of both sides each ground round
     bombardment_destroys: int = 0  # a galactic event: each bombardment hit destroys this many units
     space_modifier: int = 0  # added to this side's combat rolls in space combat only (a nebula)

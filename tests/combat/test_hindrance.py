@@ -1,7 +1,8 @@
 """A unit that hinders the other side only while it is in the system: the Mentak flagship (other
 players' ships cannot use Sustain Damage), the Mentak mech (the same for ground forces on its
 planet) and the Quietus with an active breach (other players' units lose their unit abilities).
-Once it is destroyed, the other side's units are themselves again from the next round.
+Once it is destroyed, the other side's units are themselves again from the next round. Smothering
+Presence (a structure of its side) takes the other side's abilities for the whole fight.
 
 Checked against a small solver written here from the card texts alone (a fight as the list of
 each side's units in loss order, rounds until one side is gone), and against the seeded dice."""
@@ -13,6 +14,7 @@ from itertools import product
 from typing import NamedTuple
 
 import pytest
+from said import said
 
 from tabletop.combat import odds
 from tabletop.combat.commands import build_fight
@@ -251,3 +253,37 @@ def test_no_sustain_against_the_rolls_before_the_rounds_while_the_hindering_unit
             for v in step.volleys:
                 if v.side != hindered and (volley is None or v.kind == volley):
                     assert all(hit.result != "sustained" for hit in v.taken), (seed, v.kind, v.taken)
+
+
+# --- Smothering Presence: the other side's units lose their abilities for the whole fight ----------
+
+
+@pytest.mark.parametrize("where", ["attacker", "defender"])
+def test_smothering_presence_takes_the_other_sides_abilities_for_good(book, where):
+    """With a structure of its side in the fight (a space dock: no part in a space combat), the
+    other side's dreadnoughts cannot sustain from the first round to the last; the small solver
+    and the seeded dice agree with the exact odds."""
+    smothering, plain = "2 dreadnought, 1 space dock, smothering presence", "2 dreadnought"
+    sides = {"attacker": smothering, "defender": plain} if where == "attacker" else {"attacker": plain, "defender": smothering}
+    the_fight = fight(book, "space", **sides)
+    other = the_fight.defender if where == "attacker" else the_fight.attacker
+    assert all(not u.sustain and not u.abilities and u.restored is None for u in other.units)
+    bare = (Piece(5, 1),) * 2  # a dreadnought without Sustain Damage
+    pieces = (DREADNOUGHT,) * 2, bare
+    expected = attacker_wins(*pieces) if where == "attacker" else attacker_wins(*reversed(pieces))
+    assert agree_with_dice(the_fight, n=600).attacker == pytest.approx(expected, abs=1e-9)
+
+
+def test_smothering_presence_without_a_structure_does_nothing_and_says_so(book):
+    smothered = odds.solve(fight(book, "space", attacker="2 dreadnought", defender="2 dreadnought, smothering presence"))
+    plain = odds.solve(fight(book, "space", attacker="2 dreadnought", defender="2 dreadnought"))
+    assert smothered.attacker == pytest.approx(plain.attacker, abs=1e-12)
+    assert any(said("combat.smothering_idle", note) for note in smothered.notes)
+
+
+def test_smothering_presence_on_the_planet_takes_the_invaders_bombardment(book):
+    the_fight = fight(
+        book, "invade", ships="2 dreadnought", landing="4 infantry", defender="2 infantry, 1 pds, smothering presence"
+    )
+    assert all(u.bombardment is None and not u.sustain for u in the_fight.ships.units)
+    assert all(not u.abilities for u in the_fight.attacker.units)
