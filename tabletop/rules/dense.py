@@ -34,6 +34,11 @@ DIMENSIONS = 384
 # with batch size times length (32 long passages took 340 MB here); 8 keeps the build under
 # 100 MB at the same speed.
 BATCH = 8
+# The model reads at most this many tokens (e5's positions); past it the engine reads the rest in
+# further windows, about a second each on two cores, so one 50 KB paragraph took 23 s and a 2 MB
+# one never finished. A passage is embedded from its first window: what a rule is about is said
+# at its start, and its words are all still searched.
+WINDOW_TOKENS = 512
 # The engine parallelises each call with OpenMP, whose threads by default spin while they wait
 # for work: on a machine where another process is busy (a shared host, the bot's own worker
 # pool, CI), each spinning thread competes with it, and a question took 1.7 s instead of about 0.1 s
@@ -102,10 +107,28 @@ class Embedder:
         embed = model.query if side == "query" else model.passage
         out = np.empty((len(texts), DIMENSIONS), dtype=np.float32)
         with self._lock:
+            texts = [_first_window(model, text, side == "query") for text in texts]
             for start in range(0, len(texts), BATCH):
                 chunk = texts[start : start + BATCH]
                 out[start : start + len(chunk)] = embed(chunk)
         return out
+
+
+def _first_window(model, text: str, is_query: bool) -> str:
+    """The longest start of `text` the model reads in one window (the whole text when it fits)."""
+    # a token of the model's vocabulary covers a few characters, never 32: a text longer than this
+    # is past the window, and the prefix that fits lies within it (at worst, it is cut here)
+    most = WINDOW_TOKENS * 32
+    if len(text) <= most and model.token_count(text, is_query) <= WINDOW_TOKENS:
+        return text
+    low, high = 0, min(len(text), most)  # the longest prefix that fits, found in a few counts
+    while low < high:
+        middle = (low + high + 1) // 2
+        if model.token_count(text[:middle], is_query) <= WINDOW_TOKENS:
+            low = middle
+        else:
+            high = middle - 1
+    return text[:low]
 
 
 _EMBEDDER = Embedder()

@@ -195,3 +195,18 @@ def test_a_named_section_stays_above_everything_fused():
     fused = fusion.fuse(best, _view({"n1": 0.0, "n2": 0.0, "a": 0.5, "b": 0.4, "w": -9.0, "y": 0.45}), words)
     ranked = sorted(fused, key=lambda s: -fused[s][0])
     assert ranked[:2] == ["n1", "n2"] and max(fused[s][0] for s in fused if s not in best) < 60.0, ranked
+
+
+def test_a_passage_longer_than_the_models_window_is_read_from_its_first_window():
+    """Past WINDOW_TOKENS the engine reads further windows (a second each: a 2 MB paragraph
+    never finished building); a passage is embedded as its first window, a short one whole."""
+    embedder = dense.embedder()
+    model = embedder._load()
+    sentence = "A ship that moves through a reef loses one hull point unless it carries a pilot. "
+    long_text = sentence * 3000  # about 250 KB
+    start = dense._first_window(model, long_text, False)
+    assert long_text.startswith(start) and model.token_count(start, False) <= dense.WINDOW_TOKENS
+    assert model.token_count(long_text[: len(start) + len(sentence)], False) > dense.WINDOW_TOKENS  # the longest that fits
+    assert dense._first_window(model, sentence, False) == sentence
+    vectors = embedder.passages([long_text, start])
+    assert np.allclose(vectors[0], vectors[1])
