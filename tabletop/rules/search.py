@@ -271,7 +271,7 @@ class SearchEngine:
         view = self._dense_view(index, question.norm, question.read) if dense else None
         fused = fusion.fuse(question.named, view, words)
         evidence = fusion.evidence(fused, view, words, crossling.foreign_share(question.raw, index.pack.language))
-        confidence = fusion.confidences(evidence, view, fused)
+        confidence = fusion.confidences(evidence, view, fused, bare=not index.pack.lexicon)
         if not fused or confidence[max(fused, key=lambda sid: fused[sid][0])] < self.answer_threshold:
             return self._nothing(index, question)
         self._highlight(index, fused, view, words)

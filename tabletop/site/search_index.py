@@ -144,7 +144,8 @@ def _meaning(compendium: Compendium, pack_id: str, docs: int) -> dict:
     order = compendium.conn.execute("select section, rule from docs where pack = ? order by rowid", (pack_id,))
     position = {(section, rule): n for n, (section, rule) in enumerate(order)}
     weights = fusion.RANK_WEIGHTS if carded else fusion.RANK_WEIGHTS_NO_CARDS
-    answer = fusion.ANSWER_MODEL if carded else fusion.ANSWER_MODEL_NO_CARDS
+    bare = not carded and index is not None and not index.pack.lexicon  # an import: fusion.ANSWER_MODEL_BARE
+    answer = fusion.ANSWER_MODEL if carded else fusion.ANSWER_MODEL_BARE if bare else fusion.ANSWER_MODEL_NO_CARDS
     return {
         "vectors": docs + len(rows),  # the passages' rows, then the cards' (fusion.CardVectors)
         "passages": docs,

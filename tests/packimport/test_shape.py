@@ -1,6 +1,7 @@
 """The cut is chosen from a document's shape: rulebooks of several shapes, written for these tests
 in three languages (tests/packimport/documents/), are cut where a reader would open them, the
-dry run names the cut and the runner-up, and --level takes the one the admin asks for."""
+dry run names the cut and the runner-up, and --level takes the one the admin asks for; and an
+imported rulebook is answered in the other languages too."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ from said import said
 from tabletop.cli.imports import report
 from tabletop.core.i18n import speaking
 from tabletop.packimport.writer import import_pack
+from tabletop.rules import ruledb
+from tabletop.rules.compendium import Compendium
 
 DOCUMENTS = Path(__file__).resolve().parent / "documents"
 
@@ -49,3 +52,24 @@ def test_the_dry_run_names_the_cut_and_the_runner_up(tmp_path):
     assert said("import.report.cut", lines[1], "en", sections=17)
     assert said("import.report.runner_up", lines[2], "en", sections=5, level=1)
     assert not (tmp_path / "shaped").exists()
+
+
+@pytest.mark.slow  # embeds a new pack: about 10 s
+def test_an_imported_english_rulebook_answers_korean_and_japanese_questions(tmp_path):
+    """An import has no lexicon and no cards: a question in another language shares no word with
+    it, and the decision fitted on such packs (fusion.ANSWER_MODEL_BARE) answers what the meaning
+    finds, while an off-topic line in the same languages still gets nothing."""
+    rules = tmp_path / "rules"
+    import_pack(DOCUMENTS / "parts_and_topics.en.md", "salt", rules)
+    ruledb.build(rules, tmp_path / "rules.db")
+    search = Compendium(tmp_path / "rules.db").search
+    titles = {s.id: s.title for s in search.compendium.packs["salt"].sections}
+    for question, title in (
+        ("ストームフェイズでは何が起きますか?", "The Storm Phase"),
+        ("트레이딩 페이즈에는 뭘 할 수 있어?", "The Trading Phase"),
+        ("폭풍 단계에서는 무슨 일이 일어나?", "The Storm Phase"),
+    ):
+        found = search.search(question, "salt", limit=1)
+        assert found and titles[found[0].section] == title, question
+    for junk in ("오늘 점심 뭐 먹지?", "今日の昼ごはん何にしよう?"):
+        assert search.search(junk, "salt") == [], junk
