@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tabletop.core import settings as settings_
-from tabletop.core.commands import COMMANDS, Context, Values, command, description_key, opt
+from tabletop.core.commands import COMMANDS, Context, Values, command, description_key, localized_names, opt
 from tabletop.core.errors import UserError
 from tabletop.core.i18n import t
 from tabletop.core.render import CONTENT_MAX, Embed, Reply, chunk_lines
@@ -115,6 +115,7 @@ def help_(ctx: Context, values: HelpTopic):
     lines = []
     if values.command:
         wanted = values.command.strip().lstrip("/").lower()
+        wanted = localized_names().get(wanted, wanted)  # /help 확률 is /help odds
         found = [c for c in COMMANDS.values() if c.name == wanted or c.name.startswith(wanted + " ")]
         if not found:
             raise UserError(t("error.unknown_command", command=wanted[:40]))

@@ -7,7 +7,7 @@ import re
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 
-from tabletop.core.commands import COMMANDS, Context, Option
+from tabletop.core.commands import COMMANDS, Context, Option, localized_names
 from tabletop.core.components import find
 from tabletop.core.errors import UserError
 from tabletop.core.i18n import t
@@ -45,19 +45,6 @@ def single_word(opt: Option) -> bool:
     them on a console line belongs to the command's first option. A game's name may have
     several words (갤럭시 트러커): parse_line takes as many as name a game."""
     return opt.one_word or opt.kind in ("int", "bool") or bool(opt.choices)
-
-
-def localized_names() -> dict[str, str]:
-    """The commands' names in every language Discord shows them in (/규칙 is /rule)."""
-    from tabletop.core.i18n import LOCALES, command_text
-
-    out: dict[str, str] = {}
-    for name in COMMANDS:
-        parts = name.split()
-        for language in LOCALES:
-            local = [command_text("cmd." + ".".join(parts[: i + 1]), language) or parts[i] for i in range(len(parts))]
-            out.setdefault(" ".join(w.lower() for w in local), name)
-    return out
 
 
 @contextmanager

@@ -18,7 +18,7 @@ from typing import Any
 from tabletop.core import settings
 from tabletop.core.components import NUMBER, Component, Press
 from tabletop.core.errors import UserError
-from tabletop.core.i18n import command_text, current, t
+from tabletop.core.i18n import LOCALES, command_text, current, t
 from tabletop.core.ports import RuleLibrary, StateBackend
 from tabletop.core.render import Paged, Reply
 
@@ -144,6 +144,28 @@ def command(name: str, values: type[Values] = NoValues, **flags: bool):
         return fn
 
     return register
+
+
+def localized_names() -> dict[str, str]:
+    """The commands' names in every language Discord shows them in (/규칙 is /rule), a group's
+    and its subcommand's each in any of them (/확률 지상전, /확률 ground, /odds 지상전), and a
+    group alone (/확률 lists its subcommands as /odds does)."""
+
+    def spellings(key: str, english: str) -> set[str]:
+        return {english.lower()} | {(command_text(key, language) or english).lower() for language in LOCALES}
+
+    out: dict[str, str] = {}
+    for name in COMMANDS:
+        parts = name.split()
+        groups = spellings("cmd." + parts[0], parts[0])
+        if len(parts) == 1:
+            out.update(dict.fromkeys(groups, name))
+            continue
+        for group in groups:
+            out.setdefault(group, parts[0])
+            for sub in spellings("cmd." + ".".join(parts), parts[1]):
+                out[f"{group} {sub}"] = name
+    return out
 
 
 def description_key(cmd: Command, opt: Option) -> str:

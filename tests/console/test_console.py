@@ -484,3 +484,28 @@ def test_each_console_line_runs_on_the_bots_clock(ctx, monkeypatch):
     assert ANSWER_LIMIT - 0.5 < seen["rule"] <= ANSWER_LIMIT
     assert DEFERRED_LIMIT - 0.5 < seen["odds space"] <= DEFERRED_LIMIT
     assert time_left(99) == 99
+
+
+@pytest.mark.parametrize(
+    ("line", "name"),
+    [
+        ("/확률 지상전 attacker:2 보병 defender:1 보병", "odds ground"),
+        ("/확률 ground attacker:2 보병 defender:1 보병", "odds ground"),
+        ("/odds 지상전 attacker:2 보병 defender:1 보병", "odds ground"),
+        ("/確率 space attacker:2 dread defender:1 cruiser", "odds space"),
+        ("/정책 start name:분리 독트린", "agenda start"),
+        ("/갤럭시트러커 meteor incoming:큰 앞", "gt meteor"),
+        ("/규칙 79.1", "rule"),
+    ],
+)
+def test_a_group_and_its_subcommand_are_known_by_their_names_in_every_language(ctx, monkeypatch, line, name):
+    """As on Discord, where each player sees the names in their language: a group and its
+    subcommand in any of ko, en, ja, mixed as typed."""
+    asked: list[str] = []
+    monkeypatch.setattr(commands, "dispatch", lambda c, n, options: asked.append(n))
+    run_command(ctx, line)
+    assert asked == [name]
+
+
+def test_help_takes_a_groups_name_in_any_language(ctx):
+    assert printed(run_command(ctx, "/help 확률")) == printed(run_command(ctx, "/help odds"))
