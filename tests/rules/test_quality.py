@@ -80,6 +80,7 @@ def players_files(compendium) -> dict[str, list[dict]]:
     return files
 
 
+@pytest.mark.slow  # fits the ranking five times: about 4 s
 def test_the_ranking_fitted_on_other_packs_lifts_the_pack_left_out(compendium, players_files):
     """Fitted on the other packs' files, the fused ranking beats the words alone on the pack left
     out, and stays within 0.03 MRR of the meaning alone: it is no fit to one file."""

@@ -35,6 +35,7 @@ def test_build_writes_every_table(rules_db):
     assert conn.execute("select target from related where pack='ti4' and section='62' and name='영향력'").fetchone() == (None,)
 
 
+@pytest.mark.slow  # builds the rules database twice: about 5 s
 def test_ensure_rebuilds_when_yaml_changes(workspace):
     rules, db = workspace
     ruledb.ensure(rules, db)
@@ -62,6 +63,7 @@ def test_invalid_pack_keeps_the_previous_database(workspace):
     assert not [p for p in db.parent.iterdir() if p.name.startswith(".rules-")]  # no temp file left
 
 
+@pytest.mark.slow  # builds the rules database twice: about 5 s
 def test_rebuild_never_touches_state(workspace, tmp_path):
     rules, db = workspace
     state = open_state(tmp_path / "state.db")
