@@ -122,7 +122,10 @@ class RulesBot(commands.AutoShardedBot):
         # heavy work (exact odds, rolled battles, charts) in processes of its own: its Python code
         # holds no lock this process's light answers wait for (tabletop/core/offload.py)
         if config.heavy_processes():
-            await asyncio.to_thread(offload.start, config.heavy_processes(), compile_ahead, HEAVY_MODULES)
+            try:
+                await asyncio.to_thread(offload.start, config.heavy_processes(), compile_ahead, HEAVY_MODULES)
+            except OSError as exc:  # a read-only container without TMPDIR: fights are computed here
+                log.warning("heavy work stays in the bot's own process (%s: %s)", type(exc).__name__, exc)
 
     async def accept_interaction(self, interaction: discord.Interaction) -> bool:
         """While stopping, a new command gets a short note instead of half an answer."""

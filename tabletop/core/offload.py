@@ -38,9 +38,13 @@ def start(workers: int, warm: Callable[[], object] | None = None, preload: tuple
     _settings = (workers, warm, preload)
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload(list(preload))
-    _pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_warmed, initargs=(warm,))
-    for _ in range(workers):  # start them now, not at the first player's fight
-        _pool.submit(_nothing)
+    try:
+        _pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_warmed, initargs=(warm,))
+        for _ in range(workers):  # start them now, not at the first player's fight
+            _pool.submit(_nothing)
+    except OSError:  # no temporary folder for the fork server's socket, no process allowed: work stays here
+        stop()
+        raise
 
 
 def stop() -> None:

@@ -100,5 +100,6 @@ def test_the_compose_file_runs_two_processes_on_different_shards_of_one_postgres
         assert env["STATE_DB"].startswith("postgresql://tabletop:${POSTGRES_PASSWORD")
         assert service["depends_on"]["postgres"]["condition"] == "service_healthy"
         assert env["HEARTBEAT_FILE"].startswith("/app/state/") and "/app/state" in service["tmpfs"]
+        assert service["read_only"] and env["TMPDIR"] in service["tmpfs"]  # the heavy-work processes' fork server
         owned += shard_settings({k: str(v) for k, v in env.items()})["shard_ids"]
     assert sorted(owned) == list(range(int(next(iter(bots.values()))["environment"]["SHARD_COUNT"])))

@@ -55,3 +55,15 @@ def test_a_worker_that_dies_is_replaced_and_the_player_told(pool):
         offload.run(os._exit, 1)
     assert said("error.heavy_lost", exc.value.message)
     assert offload.run(os.getpid) != os.getpid()  # the next fight is answered
+
+
+def test_a_pool_that_cannot_start_leaves_the_work_here(monkeypatch):
+    """A read-only container with no temporary folder: start says why, and fights still run."""
+
+    def refused(*args, **kwargs):
+        raise OSError("No usable temporary directory found")
+
+    monkeypatch.setattr(offload, "ProcessPoolExecutor", refused)
+    with pytest.raises(OSError):
+        offload.start(2)
+    assert not offload.running() and offload.run(os.getpid) == os.getpid()
