@@ -151,6 +151,10 @@ class PostgresState(StateStore):
             self._unreachable(exc)
         except UserError:
             pass
+        except UnicodeError:  # a host name no resolver can spell (libpq read one from the URL's tail)
+            self.pool.close()
+            log.warning("STATE_DB %s: a host name that cannot be looked up", self.target)
+            raise StateUnavailable(sentence("state.bad_url", url=self.target)) from None
 
     # --- availability ------------------------------------------------------------------------
 

@@ -303,3 +303,13 @@ def test_no_piece_of_a_password_with_at_colon_slash_or_percent_is_shown(cli_env,
         assert "127.0.0.1" in text  # the refusal was shown, with the host
         for piece in pieces:
             assert piece not in text, (piece, text)
+
+
+def test_a_state_url_whose_tail_names_an_unspellable_host_is_refused_in_a_sentence():
+    """Found by the fuzzer above: libpq reads a host from '/@\\x80' that no resolver can spell,
+    and the lookup's UnicodeError is no driver error."""
+    from tabletop.store import StateUnavailable, open_state
+
+    with pytest.raises(StateUnavailable) as exc:
+        open_state("postgresql://u:00000000@127.0.0.1:1/@\x80")
+    assert "00000000" not in str(exc.value.why)
