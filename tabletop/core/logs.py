@@ -35,9 +35,13 @@ def add_secret(value: str | None) -> None:
 
 
 def redact(text: str) -> str:
-    for secret in _secrets:
+    """Every secret out of `text`: a token by its shape first, then the secrets longest first, so
+    that a shorter secret inside a longer one (a password made of a token's digits) cannot cut
+    it into pieces that no longer match and stay shown."""
+    text = TOKEN_SHAPE.sub("[token]", text)
+    for secret in sorted(_secrets, key=len, reverse=True):
         text = text.replace(secret, "[token]")
-    return TOKEN_SHAPE.sub("[token]", text)
+    return text
 
 
 class ContextAndRedaction(logging.Filter):

@@ -382,3 +382,15 @@ def test_a_bot_that_cannot_run_logs_why(caplog, error, says):
     with caplog.at_level(logging.ERROR):
         code = asyncio.run(client.serve(Refused(state=open_state(":memory:")), TOKEN))
     assert code == 1 and says in caplog.text and TOKEN not in caplog.text
+
+
+def test_a_secret_inside_another_never_leaves_a_piece_of_it_shown(monkeypatch):
+    """A password made of a token's digits, registered before: the token is still hidden whole,
+    and so is a longer secret that holds a shorter one."""
+    from tabletop.core import logs
+
+    monkeypatch.setattr(logs, "_secrets", set(logs._secrets))  # this test's secrets end with it
+    logs.add_secret("0123456789")
+    logs.add_secret("outer-0123456789-secret")
+    text = logs.redact(f"token {TOKEN} and outer-0123456789-secret")
+    assert text == "token [token] and [token]"
