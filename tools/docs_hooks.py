@@ -11,7 +11,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # mkdocs loads hoo
 from tabletop.cli import reference  # noqa: E402
 
 
-def on_page_markdown(markdown: str, page, config, files) -> str:  # noqa: ANN001 (MkDocs' hook signature)
+def on_page_markdown(markdown: str, page, config, files) -> str:
     """Fill each generated-table marker in the page's own language (its folder: ko/, en/, ja/)."""
     locale = Path(page.file.src_uri).parts[0]
     return reference.fill(markdown, locale if locale in ("ko", "en", "ja") else "ko")

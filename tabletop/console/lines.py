@@ -152,9 +152,10 @@ def no_choice(ctx: Context, number: int, count: int) -> str:
 
 
 def command_clock(name: str) -> AbstractContextManager[None]:
-    """A console line's clock, as the bot gives the same command: a state wait (a lock, a
-    server that does not answer) ends within it, with a sentence, instead of freezing the
-    console. Heavy and "thinking…" commands get the longer limit."""
+    """A console line's clock, as the bot's: a state wait (a lock, a server that does not answer)
+    ends within it, with a sentence, instead of freezing the console. Heavy commands get the
+    "thinking…" limit here even when the bot does not defer them: no Discord deadline bounds a
+    rolled battle in the console, and its roll log must still be written after it."""
     cmd = COMMANDS.get(name)
     return one_request(DEFERRED_LIMIT if cmd is not None and (cmd.heavy or cmd.deferred) else ANSWER_LIMIT)
 

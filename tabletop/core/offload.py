@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
+import threading
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -27,6 +28,7 @@ T = TypeVar("T")
 
 _pool: ProcessPoolExecutor | None = None
 _settings: tuple[int, Callable[[], object] | None, tuple[str, ...]] | None = None
+_restarting = threading.Lock()  # two fights that meet one dead pool start one new pool
 
 
 def start(workers: int, warm: Callable[[], object] | None = None, preload: tuple[str, ...] = ()) -> None:
@@ -69,9 +71,13 @@ def run(fn: Callable[..., T], *args: object) -> T:
     try:
         return pool.submit(_in_language, current(), fn, args).result()
     except BrokenProcessPool:
-        log.error("a heavy-work process died: the pool is started again")
-        if _settings is not None and _pool is pool:
-            start(*_settings)
+        with _restarting:
+            if _settings is not None and _pool is pool:
+                log.error("a heavy-work process died: the pool is started again")
+                try:
+                    start(*_settings)
+                except OSError as exc:  # cannot start again: later fights are computed here
+                    log.warning("heavy work stays in this process (%s: %s)", type(exc).__name__, exc)
         raise UserError(t("error.heavy_lost")) from None
 
 

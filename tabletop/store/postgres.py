@@ -239,7 +239,9 @@ class PostgresState(StateStore):
     def _connection(self):
         if self.problem and time.monotonic() - self._failed_at < RETRY_EVERY:
             raise UserError(str(self.problem))
-        if self.problem:  # an outage was seen: is the server back, whatever the pool's schedule?
+        if self.problem and self._connect_failure is not None:
+            # the pool could not connect and has not since: is the server back, whatever the
+            # pool's schedule? (A pool merely busy, its server fine, is left alone.)
             self._back_yet()
         asked = time.monotonic()
         try:
