@@ -57,7 +57,7 @@ def main() -> int:
     for path in sorted((ROOT / "tests" / "eval").glob("*_players*.yaml")):
         files.setdefault(evaluation.game_of_file(compendium, path), []).extend(evaluation.load_queries(path))
     by_pack = calibration.rows(compendium, files)
-    features_used = tuple(f for f in fusion.ANSWER_FEATURES if f not in ("asked", "zq", "known"))
+    features_used = tuple(f for f in fusion.ANSWER_FEATURES if f not in ("asked", "zq"))  # no cards: both 0
     fitted = calibration.leave_one_pack_out(by_pack, features_used)
     for line in calibration.report(fitted, "bare packs: no lexicon, no cards, no other names"):
         print(line)

@@ -134,16 +134,16 @@ ANSWER_MODEL_NO_CARDS = {
 # A pack as `pack import` makes it (no lexicon, no cards, names in its own language only) is asked
 # about in any language with no words in common: tools/fit_bare_packs.py strips the bundled packs
 # so and fits on every players' question (the xling files too); with each pack left out, it
-# decides better than ANSWER_MODEL_NO_CARDS on all five (0.70 against 0.67 for the Big Expansion,
-# 0.79/0.75 Galaxy Trucker, 0.85/0.79 Liftoff, 0.79/0.73 New Frontiers, 0.71/0.68 TI4).
+# decides better than ANSWER_MODEL_NO_CARDS on all five (0.72 against 0.67 for the Big Expansion,
+# 0.80/0.75 Galaxy Trucker, 0.85/0.79 Liftoff, 0.81/0.73 New Frontiers, 0.73/0.68 TI4).
 ANSWER_MODEL_BARE = {
-    "intercept": -2.58,
-    "z": 0.86,
-    "coverage": 2.37,
-    "named": 0.71,
-    "foreign": 1.19,
-    "cosine": 0.97,
-    "known": 0.0,
+    "intercept": -2.79,
+    "z": 0.85,
+    "coverage": 1.78,
+    "named": 0.66,
+    "foreign": 1.39,
+    "cosine": 0.84,
+    "known": 0.93,
     "asked": 0.0,
     "zq": 0.0,
 }
