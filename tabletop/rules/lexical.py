@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 import math
 import re
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -92,8 +93,9 @@ class Group:
 
     @property
     def asks(self) -> bool:
-        """Whether the word asks anything: a lone letter or mark (é, ー) does not."""
-        return any(len(token) > 3 for token in self.own)  # "B:é" is three characters
+        """Whether the word asks anything: a lone letter or mark (é, ー) does not; a lone kanji
+        or Hangul syllable does (嵐 "storm", 배 "ship": a word in those scripts)."""
+        return any(len(token) > 3 or _whole_word(token[2:]) for token in self.own)  # "B:é": three characters
 
     def credit(self, tokens: set[str]) -> float:
         """How much of this word a set of tokens holds: the best of its readings (a word's lemma
@@ -299,6 +301,19 @@ class PackIndex:
         # verbs (뽑다, 놓다) are everyday words the question already says its own way
         return [t for t in dict.fromkeys(terms) if text.key(t) not in qkey and not t.endswith("다")]
 
+    def asks(self, query: str) -> bool:
+        """Whether the question has a word that asks anything, as groups() reads its words, a
+        lone kanji or Hangul syllable included (돛, 嵐: groups() leaves one syllable the lexicon
+        does not know to the meaning): endings, particles and lone marks ask nothing."""
+        words, analysed, _ = self._read(query)
+        for word in words:
+            own = [t for t in analysed[word] if t[2:] not in tokenizing.STOPWORDS]
+            if any(map(text.is_syllable, word)) and self.analyzer.available:
+                own = [t for t in own if t.startswith("L:")]  # the analyser's content words only
+            if any(len(t) > 3 or _whole_word(t[2:]) for t in own):
+                return True
+        return False
+
     def groups(self, query: str) -> list[Group]:
         """The question as groups of evidence, one per content word, with lexicon expansions."""
         words, analysed, hits = self._read(query)
@@ -475,3 +490,8 @@ def query_tokens(phrase: str, analyzer: morph.Analyzer) -> dict[str, float]:
         for u in uni:
             out.setdefault(f"U:{u}", bigram_weight)
     return out
+
+
+def _whole_word(character: str) -> bool:
+    """Whether one character is a word of its own: a CJK ideograph or a Hangul syllable."""
+    return len(character) == 1 and unicodedata.name(character, "").startswith(("CJK UNIFIED IDEOGRAPH", "HANGUL SYLLABLE"))

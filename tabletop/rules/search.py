@@ -473,7 +473,7 @@ class SearchEngine:
             {sid: score / top for sid, (score, _) in section_text.items()},
             {sid: score / 100 for sid, score in contained.items()},
             index.known(groups),
-            asks=any(g.asks for g in groups),
+            asks=index.asks(query),
             card_bm25={sid: score for sid, (score, _) in asked.items()},
         )
 
