@@ -4,11 +4,19 @@ every guess for the report. The words are the blocks' words: nothing is added bu
 from __future__ import annotations
 
 import functools
+import re
 from dataclasses import dataclass, field
 
 from tabletop.core.text import ROMAN
 from tabletop.packimport import shape
 from tabletop.packimport.outline import Block, join, looks_like_heading, split_kind
+
+# A paragraph longer than this is no rule a reader opens (the bundled packs' longest has 592
+# characters), and the model reads only a passage's first 512 tokens (dense.WINDOW_TOKENS: about
+# 2,000 characters of English, fewer of Korean or Japanese): it is split at sentence ends into
+# rules of at most this many characters, so that search reads every part of it.
+LONGEST_RULE = 2000
+_SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+|(?<=[。！？])")
 
 
 @dataclass(frozen=True)
@@ -101,16 +109,15 @@ def _generated_rules(body: list[Block], number: int, notes: list[Note], numbered
         if block.kind == "heading":  # a heading inside the section heads the rules after it
             rules.append({"id": "", "heading": block.text})
             notes.append(Note(block.line, "import.note.subheading", {"title": block.text}))
-        elif (
-            block.kind == "para"
-            and current is not None
-            and "heading" in current
-            and "text" not in current
-            and "items" not in current
-        ):
-            current["text"] = block.text
         elif block.kind == "para":
-            rules.append({"id": "", "text": block.text})
+            first, *more = pieces(block.text)
+            if more:
+                notes.append(Note(block.line, "import.note.split", {"parts": len(more) + 1, "limit": LONGEST_RULE}))
+            if current is not None and "heading" in current and "text" not in current and "items" not in current:
+                current["text"] = first
+            else:
+                rules.append({"id": "", "text": first})
+            rules += [{"id": "", "text": piece} for piece in more]
         elif current is None:  # a list or a table first under its title: a rule of items only
             rule: dict = {"id": ""}
             rule["items"] = [_item(block, rule)]
@@ -131,7 +138,17 @@ def _printed_rules(body: list[Block], number: int, notes: list[Note], numbered: 
             seen.add(block.number)
             numbered.add(block.line)
             short = looks_like_heading(block.text)
-            rules.append({"id": block.number, "heading" if short else "text": block.text})
+            first, *more = pieces(block.text)  # the printed number names one rule: the rest are its paragraphs
+            rules.append({"id": block.number, "heading" if short else "text": first})
+            if more:
+                rules[-1]["items"] = [{"para": piece} for piece in more]
+                notes.append(
+                    Note(
+                        block.line,
+                        "import.note.split_numbered",
+                        {"parts": len(more) + 1, "rule": block.number, "limit": LONGEST_RULE},
+                    )
+                )
             continue
         if block.number and block.kind == "para":  # the same number twice: kept as text
             notes.append(Note(block.line, "import.note.repeated", {"rule": block.number}))
@@ -142,6 +159,35 @@ def _printed_rules(body: list[Block], number: int, notes: list[Note], numbered: 
         else:
             _add_item(rules[-1], block)
     return [_ordered(r) for r in rules], intro
+
+
+def pieces(text: str, longest: int = LONGEST_RULE) -> list[str]:
+    """`text` in parts of at most `longest` characters, cut at sentence ends (a sentence longer
+    than that at spaces, a run without any at `longest`); the parts hold every character but the
+    spaces they were cut at, in order."""
+    if len(text) <= longest:
+        return [text]
+    out: list[str] = []
+    current = ""
+    for sentence in (s for s in _SENTENCE_END.split(text) if s):
+        for part in _cut_long(sentence, longest):
+            if current and len(current) + 1 + len(part) > longest:
+                out.append(current)
+                current = ""
+            joiner = " " if current and not current.endswith(("。", "！", "？")) else ""
+            current = f"{current}{joiner}{part}" if current else part
+    return [*out, current] if current else out
+
+
+def _cut_long(sentence: str, longest: int) -> list[str]:
+    """One sentence in parts of at most `longest` characters: at spaces, else at the limit."""
+    parts: list[str] = []
+    while len(sentence) > longest:
+        space = sentence.rfind(" ", 0, longest + 1)
+        at = space if space > 0 else longest
+        parts.append(sentence[:at])
+        sentence = sentence[at:].lstrip(" ")
+    return [*parts, sentence] if sentence else parts
 
 
 def _ordered(rule: dict) -> dict:
