@@ -91,6 +91,7 @@ class RulesBot(commands.AutoShardedBot):
         self.lifecycle = Lifecycle()
         self._heartbeat: asyncio.Task | None = None
         self._warming: asyncio.Task | None = None
+        self._embedding: asyncio.Task | None = None
 
     @property
     def compendium(self) -> Compendium:
@@ -119,6 +120,12 @@ class RulesBot(commands.AutoShardedBot):
         # and load the embedding model in a thread meanwhile: the first question does not pay for
         # it against the answer limit (autocomplete never uses it)
         self._warming = asyncio.create_task(asyncio.to_thread(self.compendium.search.embedder.query, "warm up"), name="warm-up")
+        # a big import's texts the build left for later (tabletop/rules/backfill.py): embedded in a
+        # thread while every pack answers, that one by its words until they are done
+        for pack, count in self.compendium.waiting.items():
+            log.info("pack %s: embedding %d texts in the background; searched by its words until then", pack, count)
+        if self.compendium.waiting:
+            self._embedding = asyncio.create_task(asyncio.to_thread(self.compendium.embed_waiting), name="embed-later")
         # heavy work (exact odds, rolled battles, charts) in processes of its own: its Python code
         # holds no lock this process's light answers wait for (tabletop/core/offload.py)
         if config.heavy_processes():

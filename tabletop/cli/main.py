@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from pathlib import Path
 
 from tabletop import features
@@ -19,7 +20,7 @@ from tabletop.core.commands import COMMANDS
 from tabletop.core.errors import os_reason
 from tabletop.core.i18n import speaking
 from tabletop.core.payloads import card_payload
-from tabletop.rules import answers, ruledb
+from tabletop.rules import answers, backfill, ruledb
 from tabletop.rules.packs import PackError
 
 EXIT_USAGE = 2
@@ -56,6 +57,7 @@ def cmd_build(args) -> int:
         return EXIT_USAGE
     packs = ", ".join(answers.t("build.pack", id=k, sections=v) for k, v in info["packs"].items())
     print(answers.t("build.built", path=info["path"], ms=round(info["seconds"] * 1000), packs=packs))
+    _embed_waiting(Path(info["path"]))
     try:  # the unit files are combat's own: checked here too, so an admin sees every problem at once
         entries = load_unit_tables()
     except UnitDataError as exc:
@@ -68,6 +70,18 @@ def cmd_build(args) -> int:
 
     print(answers.t("build.kernels", seconds=f"{compile_ahead():.1f}"))
     return 0
+
+
+def _embed_waiting(db_path: Path) -> None:
+    """What the build left for later (a big import, backfill.py), embedded now, with progress."""
+    started = time.perf_counter()
+
+    def progress(done: int, total: int) -> None:
+        print(answers.t("build.embedding", done=done, total=total), file=sys.stderr, flush=True)
+
+    count = backfill.fill(db_path, progress)
+    if count:
+        print(answers.t("build.embedded", count=count, seconds=f"{time.perf_counter() - started:.0f}"))
 
 
 def cmd_rule(args) -> int:
@@ -128,7 +142,7 @@ def cmd_console(args) -> int:
         return 2
     if args.state:
         config.use(state_db=args.state)
-    compendium = _compendium()
+    compendium = _compendium(background=True)
     if args.game is not None:  # an unknown game is refused now, not at the first question
         try:
             args.game = answers.check_game(compendium, args.game)

@@ -8,8 +8,10 @@ import sys
 from tabletop.rules import answers, ruledb
 
 
-def compendium():
-    """The rules, with one warning on stderr (and in the log) when they may be stale."""
+def compendium(background: bool = False):
+    """The rules, with one warning on stderr (and in the log) when they may be stale, and one
+    per pack whose meaning search waits for its texts to be embedded: `background`, a run that
+    lasts (the console) embeds them meanwhile; a one-shot command says how to finish them."""
     from tabletop.core.config import rules_db_path
     from tabletop.rules.compendium import Compendium
 
@@ -20,4 +22,10 @@ def compendium():
     warning = answers.rules_warning(rules)
     if warning:
         print(warning, file=sys.stderr)
+    if rules.waiting and rules.search.dense_available:
+        key = "rules.waiting.background" if background else "rules.waiting.later"
+        for pack, count in rules.waiting.items():
+            print(answers.t(key, pack=pack, count=count), file=sys.stderr)
+        if background:
+            rules.embed_in_background()
     return rules

@@ -267,15 +267,25 @@ def lookup(compendium: Compendium, query: str, game: str = DEFAULT_GAME) -> Rule
         return nothing_answers(compendium, found, query, game)
     best = found.results[0]
     answer = section_answer(compendium, compendium.known_section(game, best.section), best.rule)
-    answer.note = absent_note(best)
+    answer.note = "\n".join(x for x in (absent_note(best), waiting_note(compendium, game)) if x)
     return answer
+
+
+def waiting_note(compendium: Compendium, game: str) -> str:
+    """A pack whose meaning search is not ready yet (backfill.py) says that its words alone
+    answered; "" otherwise, and without a model (the words alone answer then anyway)."""
+    count = compendium.waiting.get(game, 0)
+    if not count or not compendium.search.dense_available:
+        return ""
+    return t("rules.waiting.note", count=count)
 
 
 def nothing_found(compendium: Compendium, query: str, game: str) -> str:
     """ "No rule found", with a rule number of this very pack as the example of what to type."""
     pack = compendium.pack(game)
     ids = [r.id for s in pack.sections for r in s.rules] if pack else []
-    return t("no_result", query=query, example=ids[len(ids) // 2] if ids else "1.1")
+    found = t("no_result", query=query, example=ids[len(ids) // 2] if ids else "1.1")
+    return " ".join(x for x in (found, waiting_note(compendium, game)) if x)
 
 
 def open_section(compendium: Compendium, game: str, value: str) -> RuleAnswer:

@@ -5,13 +5,15 @@ lookups by id and the search engine attached. Front ends ask it; none of them re
 from __future__ import annotations
 
 import sqlite3
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
 from tabletop.core import settings
-from tabletop.rules import rows, ruledb
+from tabletop.rules import backfill, rows, ruledb
 from tabletop.rules.packs import Pack, Rule, Section, Term
 
 if TYPE_CHECKING:
@@ -39,6 +41,8 @@ class Compendium:
         self._related: dict[tuple[str, str], tuple[RelatedTopic, ...]] = {}
         self._summaries: dict[tuple[str, str], dict[str, str]] = {}
         self.status = ruledb.Status(self.db_path)  # why the answers may be stale, for the admin
+        self.waiting: dict[str, int] = {}  # pack -> its texts the build left to embed later (backfill.py)
+        self._closing = threading.Event()  # ends embed_waiting after its chunk at hand
         self._load()
 
     @classmethod
@@ -73,6 +77,7 @@ class Compendium:
         if not self._has("sections"):
             return
         c = self.conn
+        self.waiting = backfill.waiting(c)
         rules: dict[tuple[str, str], list[Rule]] = {}
         for record in self._records("rules order by pack, section, position"):
             rules.setdefault((record["pack"], record["section"]), []).append(rows.value(Rule, record))
@@ -146,7 +151,31 @@ class Compendium:
 
         return SearchEngine(self)
 
+    def embed_waiting(self, progress: Callable[[int, int], None] | None = None) -> int:
+        """Embed what the build left for later (backfill.py); from then on the packs it completes
+        are searched by meaning too. Returns how many texts were embedded."""
+        if not self.waiting:
+            return 0
+        done = backfill.fill(self.db_path, progress, self._closing)
+        if self._closing.is_set():  # closed meanwhile: the cache keeps what was embedded
+            return done
+        finished = [pack for pack in self.waiting if pack not in backfill.waiting(self.conn)]
+        self.waiting = backfill.waiting(self.conn)
+        if "search" in self.__dict__:  # an engine already made reads the new vectors
+            for pack in finished:
+                self.search.refresh(pack)
+        return done
+
+    def embed_in_background(self) -> threading.Thread | None:
+        """embed_waiting in a thread of its own (the bot and the console answer meanwhile)."""
+        if not self.waiting:
+            return None
+        worker = threading.Thread(target=self.embed_waiting, name="embed-later", daemon=True)
+        worker.start()
+        return worker
+
     def close(self) -> None:
+        self._closing.set()
         self.conn.close()
 
 

@@ -139,6 +139,17 @@ def embedder() -> Embedder:
     return _EMBEDDER
 
 
+def known(
+    texts: list[str], side: str = "passage", cache: Path | None = None, shipped: Path | None = None
+) -> dict[int, np.ndarray]:
+    """The vectors these texts already have (index -> vector): shipped with the bundled packs, or
+    in the cache from an earlier embedding of the same text. Reads no model."""
+    keys = [passage_key(t, side) for t in texts]
+    stored = _read_cache(shipped or SHIPPED, keys)
+    stored.update(_read_cache(cache or cache_path(), [k for k in keys if k not in stored]))
+    return {i: stored[k] for i, k in enumerate(keys) if k in stored}
+
+
 def embed_passages(
     texts: list[str],
     model: Embedder | None = None,
@@ -150,20 +161,17 @@ def embed_passages(
     same text was embedded before, else from the vectors shipped with the bundled packs (a fresh
     clone embeds nothing), else the model."""
     model = model or embedder()
-    keys = [passage_key(t, side) for t in texts]
-    stored = _read_cache(shipped or SHIPPED, keys)
-    stored.update(_read_cache(cache or cache_path(), [k for k in keys if k not in stored]))
-    todo = [i for i, k in enumerate(keys) if k not in stored]
+    stored = known(texts, side, cache, shipped)
+    todo = [i for i in range(len(texts)) if i not in stored]
     fresh = model.passages([texts[i] for i in todo], side) if todo else np.empty((0, DIMENSIONS), np.float32)
     if fresh is None:
         return None
-    _write_cache(cache or cache_path(), {keys[i]: fresh[n] for n, i in enumerate(todo)})
+    _write_cache(cache or cache_path(), {passage_key(texts[i], side): fresh[n] for n, i in enumerate(todo)})
     out = np.empty((len(texts), DIMENSIONS), dtype=np.float32)
     for n, i in enumerate(todo):
         out[i] = fresh[n]
-    for i, k in enumerate(keys):
-        if k in stored:
-            out[i] = stored[k]
+    for i, vector in stored.items():
+        out[i] = vector
     return out
 
 

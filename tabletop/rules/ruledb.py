@@ -21,16 +21,18 @@ from tabletop.core import config, text
 from tabletop.core.config import rules_db_path
 from tabletop.core.errors import os_reason
 from tabletop.core.i18n import t
-from tabletop.rules import crossling, dense, morph, rows, tokenizing
+from tabletop.rules import backfill, crossling, dense, morph, rows, tokenizing
 from tabletop.rules.packs import Pack, PackError, Rule, Section, Term, load_packs
 
 log = logging.getLogger(__name__)
 
 # Bump when the database layout or the tokeniser changes, so old databases are rebuilt.
-SCHEMA_VERSION = "9"
+SCHEMA_VERSION = "10"
 # The fields of a pack and of a section kept in tables of their own (rows.py makes the rest columns)
 PACK_APART = ("sections", "lexicon", "cards")
 SECTION_APART = ("aliases", "rules", "related")
+# How the model reads a card's texts: summaries as passages, questions as questions (cards.py)
+CARD_SIDES = (("summary", "passage"), ("question", "query"))
 # The code that turns the YAML into the database: a change to any of it also needs a rebuild.
 _HERE = Path(__file__).parent
 BUILD_CODE = (
@@ -44,6 +46,7 @@ BUILD_CODE = (
     _HERE / "rows.py",
     _HERE / "dense.py",
     _HERE / "crossling.py",
+    _HERE / "backfill.py",
     crossling.READINGS,
 )
 
@@ -137,15 +140,24 @@ def _analysed(body: str, analyzer: morph.Analyzer) -> dict[str, str]:
     return {"lemmas": " ".join(analyzer.lemmas(indexed)), "bigrams": " ".join(big), "unigrams": " ".join(uni)}
 
 
-def _embedded_cards(rows_: list[dict]) -> list[dict]:
+def _embedded_cards(rows_: list[dict], later: bool) -> list[dict]:
     """Card rows with their vectors: summaries read as passages, questions as questions (the
-    player's question meets them question to question)."""
-    for kind, side in (("summary", "passage"), ("question", "query")):
+    player's question meets them question to question); `later`: only those already known."""
+    for kind, side in CARD_SIDES:
         chosen = [r for r in rows_ if r["kind"] == kind]
-        vectors = dense.embed_passages([r["text"] for r in chosen], side=side)
-        for i, row in enumerate(chosen):
-            row["vector"] = dense.to_blob(vectors[i]) if vectors is not None else None
+        vectors = _vectors([r["text"] for r in chosen], side, later)
+        for row, vector in zip(chosen, vectors):
+            row["vector"] = dense.to_blob(vector) if vector is not None else None
     return rows_
+
+
+def _vectors(texts: list[str], side: str, later: bool) -> list:
+    """Each text's vector, or None: not known yet (`later`: backfill.py embeds it), or no model."""
+    if later:
+        known = dense.known(texts, side)
+        return [known.get(i) for i in range(len(texts))]
+    vectors = dense.embed_passages(texts, side=side)
+    return [None] * len(texts) if vectors is None else list(vectors)
 
 
 def _doc_rows(pack: Pack, analyzer: morph.Analyzer) -> list[dict]:
@@ -157,13 +169,13 @@ def _doc_rows(pack: Pack, analyzer: morph.Analyzer) -> list[dict]:
     ]
 
 
-def _embedded(rows: list[dict]) -> list[dict]:
-    """The rows with their passages' vectors (None each when the model cannot be loaded: search
-    then ranks lexically only)."""
-    vectors = dense.embed_passages([r["passage"] for r in rows])
-    for i, row in enumerate(rows):
-        passage = row.pop("passage")
-        row["vector"] = dense.to_blob(vectors[i]) if vectors is not None and passage else None
+def _embedded(rows: list[dict], later: bool) -> list[dict]:
+    """The rows with their passages' vectors; a row without one (embedded later, or no model)
+    keeps its passage for backfill.py, which embeds it when the model can."""
+    for row, vector in zip(rows, _vectors([r["passage"] for r in rows], "passage", later)):
+        row["vector"] = dense.to_blob(vector) if vector is not None else None
+        if vector is not None:
+            row["passage"] = None
     return rows
 
 
@@ -193,8 +205,13 @@ def _write(db: sqlite_utils.Database, packs: list[Pack], digest: str, analyzer: 
     _create_optional_tables(db)
     for p in packs:
         _write_sections(db, p)
-        db.table("docs").insert_all(_embedded(_doc_rows(p, analyzer)), columns={"vector": bytes})
-        db.table("cards").insert_all(_embedded_cards(_card_rows(p, analyzer)), columns={"vector": bytes})
+        docs, card_rows = _doc_rows(p, analyzer), _card_rows(p, analyzer)
+        later = backfill.too_many(
+            [([r["passage"] for r in docs], "passage")]
+            + [([r["text"] for r in card_rows if r["kind"] == kind], side) for kind, side in CARD_SIDES]
+        )
+        db.table("docs").insert_all(_embedded(docs, later), columns={"vector": bytes, "passage": str})
+        db.table("cards").insert_all(_embedded_cards(card_rows, later), columns={"vector": bytes})
         _write_lexicon(db, p)
     for table, columns in (("aliases", ["pack", "section"]), ("related", ["pack", "section"])):
         if db.table(table).exists():

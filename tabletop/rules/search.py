@@ -163,6 +163,14 @@ class SearchEngine:
             self._indexes[game] = index
         return self._indexes.get(game) if isinstance(game, str) else None
 
+    def refresh(self, game: str) -> None:
+        """Read a pack's vectors again: backfill.py has written the ones its build left for later."""
+        if game in self._indexes:
+            blobs = [b for (b,) in self.conn.execute("select vector from docs where pack = ? order by rowid", (game,))]
+            complete = all(b is not None for b in blobs)
+            self._cards[game], self._card_words[game] = self._load_cards(game)
+            self._vectors[game] = dense.from_blobs(blobs if complete else [])
+
     def _load_docs(self, game: str) -> tuple[list[Doc], np.ndarray]:
         """The pack's documents and, when the database holds them all, their vectors (rows)."""
         docs: list[Doc] = []
