@@ -15,6 +15,9 @@ TIME_BUDGET = 1.0  # seconds: a battle that takes longer is refused with a messa
 class Budget:
     def __init__(self) -> None:
         self.deadline = time.perf_counter() + TIME_BUDGET
+        # the fights that follow a card played, each solved once a solve (odds.Cards): many
+        # rounds of many fights lead to the same sides with the same cards left
+        self.followed: dict[tuple, object] = {}
 
     def check(self, states: int = 0) -> None:
         if states > MAX_STATES or time.perf_counter() > self.deadline:

@@ -26,6 +26,7 @@ from tabletop.combat.battle import (
 )
 from tabletop.combat.chart import odds_chart
 from tabletop.combat.outcome import Odds
+from tabletop.combat.played import moment
 from tabletop.combat.report import battle_pages, odds_pages, roll_pages
 from tabletop.combat.resolver import Battle, resolve
 from tabletop.combat.shielded import unmodelled_against
@@ -217,7 +218,7 @@ def build_fight(kind: str, values: FightValues | Mapping[str, object], book: Uni
     fight.content = book.content
     fight.notes = fight.attacker.notes + fight.defender.notes + (fight.ships.notes if fight.ships else [])
     fight.notes += named_effects_checked(fight, book) + before_the_fight(fight)
-    fight.notes += idle_effects(fight)
+    fight.notes += idle_effects(fight) + moment.notes(fight)
     return fight
 
 

@@ -30,17 +30,16 @@ import numpy as np
 from tabletop.combat.battle import (
     ATTACKER,
     DEFENDER,
-    Attack,
     Fight,
     destroying,
     galvanized_cancels,
-    takes_all_ships,
-    without_ships,
 )
 from tabletop.combat.budget import Budget
-from tabletop.combat.hits import clip, dice_hits, hit_distribution, side_rows
+from tabletop.combat.hits import clip, hit_distribution, side_rows
 from tabletop.combat.model import SideModel, State, after_doom
 from tabletop.combat.outcome import Odds, units_key
+from tabletop.combat.played import moment
+from tabletop.combat.precombat import merged, pre_combat, signature
 from tabletop.combat.resolver import can_ever_hit, check_dice, outcome, play_round
 from tabletop.combat.sidestates import SideStates, max_hits, split_hits
 from tabletop.combat.unitdata import ABILITIES, EFFECT_FIELDS
@@ -77,7 +76,7 @@ def solve(fight: Fight) -> Odds:
         content=fight.content,
     )
     odds.notes = list(fight.notes)  # units typed that take no part, effects that never act
-    scenarios = _pre_combat(fight, budget)
+    scenarios = pre_combat(fight, budget)
     if not fight.has_rounds():  # bombardment only
         for p, a, d in scenarios:
             odds.add_survivors(ATTACKER, units_key(a.units), p)
@@ -98,7 +97,7 @@ def solve(fight: Fight) -> Odds:
             starts[(sa, sd)] += p
         else:
             others.append((p, a, d))
-    for p, a, d in _merged(others):
+    for p, a, d in merged(others):
         ma, md = fight.models(a, d)
         _rounds(fight, ma, md, {(ma.start, md.start): p}, odds, budget)
     if starts:
@@ -126,57 +125,6 @@ def _state_of(model: SideModel, participants) -> State | None:
     return model.state_of(model.first_lost(d), damaged)
 
 
-def _pre_combat(fight: Fight, budget: Budget) -> list[tuple[float, Side, Side]]:
-    """(chance, attacker, defender) for every way the rolls before the rounds can end; the
-    fight's own sides, untouched, when nothing rolls. Branches that end alike are merged
-    before they branch again; after the last roll solve() merges them by their state."""
-    scenarios: list[tuple[float, Side, Side, Attack | None]] = [(1.0, fight.attacker, fight.defender, None)]
-    branched = False
-    for build in fight.stages():
-        scenarios = [(p, a, d, build(a, d)) for p, a, d, _ in scenarios]
-        if all(attack is None or attack.blocked for *_, attack in scenarios):
-            continue
-        if branched:
-            scenarios = _merged(scenarios)
-        branched = True
-        branches: list[tuple[float, Side, Side, Attack | None]] = []
-        for p, a, d, attack in scenarios:
-            if attack is None or attack.blocked:
-                branches.append((p, a, d, None))
-                continue
-            target = d if attack.shooter == ATTACKER else a
-            plan = fight.hit_plan(attack, target, a if attack.shooter == ATTACKER else d)
-            for hits, q in enumerate(dice_hits(tuple(die for _, _, die in attack.dice)).tolist()):
-                if q <= 0:
-                    continue
-                after, events, _ = plan.apply(hits + attack.fixed)
-                na, nd = (a, after) if attack.shooter == ATTACKER else (after, d)
-                if takes_all_ships(events):  # a Yin flagship lost before the rounds
-                    na, nd = without_ships(na), without_ships(nd)
-                branches.append((p * q, na, nd, None))
-        scenarios = branches
-        budget.check(len(scenarios))
-    return [(p, a, d) for p, a, d, _ in scenarios]
-
-
-def signature(side: Side) -> tuple:
-    """Two sides with the same units in the same damage are the same for what follows. Sides
-    made from one side by losses (HitPlan, without_ships) keep its order, so for them the
-    units need no sorting."""
-    return tuple([(u.id, u.number, u.damaged) for u in side.units])
-
-
-def _merged(branches: list[tuple]) -> list[tuple]:
-    """Branches (chance, attacker, defender, what goes with them) that leave the same units in
-    the same damage, as one (with the first one's companions)."""
-    merged: dict[tuple, tuple] = {}
-    signatures: dict[int, tuple] = {}  # a side left untouched is in many branches
-    for q, a, d, *rest in branches:
-        key = tuple(signatures.get(id(side)) or signatures.setdefault(id(side), signature(side)) for side in (a, d))
-        merged[key] = (merged[key][0] + q, *merged[key][1:]) if key in merged else (q, a, d, *rest)
-    return list(merged.values())
-
-
 # --- the rounds ---------------------------------------------------------------------------------
 
 
@@ -199,11 +147,15 @@ def _unfactorized(kind: str) -> tuple[frozenset[str], tuple[str, ...]]:
     return abilities, tuple(name for name, spec in EFFECT_FIELDS.items() if kind in spec.slow_in)
 
 
-def _rounds(fight: Fight, ma: SideModel, md: SideModel, starts: dict, odds: Odds, budget: Budget) -> None:
+def _rounds(fight: Fight, ma: SideModel, md: SideModel, starts: dict, odds: Odds, budget: Budget, resumed: bool = False) -> None:
+    """The rounds from these starting states; `resumed`: a fight that goes on after a card was
+    played (moment.resumed), whose round starts are the last round's ends (already rebuilt)."""
     live: dict = defaultdict(float)
     for (sa, sd), p in starts.items():
         if ma.gone(sa) or md.gone(sd):
-            _finish(fight, odds, ma, md, (sa, sd), p, combat=False)
+            _finish(fight, odds, ma, md, (sa, sd), p, combat=resumed)
+        elif resumed:
+            live[(sa, sd)] += p
         else:  # the first round starts: a Letnev flagship is repaired
             fa, fd = _facing(ma, md, (sa, sd))
             live[(fa.rebuild(sa, first=True)[0], fd.rebuild(sd, first=True)[0])] += p
@@ -211,6 +163,10 @@ def _rounds(fight: Fight, ma: SideModel, md: SideModel, starts: dict, odds: Odds
         return
     opening = fight.opening_dice(ma, md)
     if not can_ever_hit(fight, opening):
+        if resumed:  # a card left units that cannot hit: the fight cannot end
+            for state, p in live.items():
+                _finish(fight, odds, ma, md, state, p, stalemate=True)
+            return
         raise UserError(t("combat.nobody_hits"))
     budget.check((ma.N + 1) * (md.N + 1))
     if _factorized(fight, ma, md):
@@ -326,17 +282,23 @@ def _end(fight: Fight, odds: Odds, ma: SideModel, md: SideModel, state, p: float
 
 
 def _general(fight: Fight, ma: SideModel, md: SideModel, live: dict, odds: Odds, budget: Budget) -> None:
-    """Pair by pair: for effects where one side's losses depend on both sides' hits."""
+    """Pair by pair: for effects where one side's losses depend on both sides' hits, and for
+    fights in which a card is played (Cards)."""
     cache: dict = {}
     harrow_attack = fight.harrow(fight.defender)
-    most_a, most_d = (max(max_hits(m), max_hits(m.unhindered or m)) for m in (ma, md))
+    most_a, most_d = (
+        max(max_hits(m), max_hits(m.unhindered or m)) + moment.most_cancelled(fight, name)
+        for m, name in ((ma, ATTACKER), (md, DEFENDER))
+    )
     dist_h = np.array([1.0])
     if harrow_attack is not None and not harrow_attack.blocked:
         dist_h = clip(hit_distribution([die for _, _, die in harrow_attack.dice]), most_d)
     cut = fight.cut_round()  # the round a retreat or a stop ends the combat: its moves are its own
+    later = max([2, *fight.attacker.effects.played.values(), *fight.defender.effects.played.values()])
+    cards = Cards(fight, max(later, cut or 0))
 
     def transitions(state, number: int) -> dict:
-        key = (state, 1 if number == 1 else 2)
+        key = (state, min(number, later))  # rounds from `later` on all move alike
         if key in cache and number != cut:
             return cache[key]
         out: dict = defaultdict(float)
@@ -352,16 +314,21 @@ def _general(fight: Fight, ma: SideModel, md: SideModel, live: dict, odds: Odds,
                 for hd, dd, pd in rolls_d:
                     for hh, ph in enumerate(dist_h):
                         if ph > 0:
-                            result = play_round(fight, fa, fd, sa, sd, ha, hd, hh, (da, dd))
-                            na, nd, _ = after_doom(fa, fd, result.a, result.d)  # the facing sides' Yin flagship
-                            out[(na, nd)] += float(p * pa * pd * ph)
+                            for target, q in cards.round(fa, fd, (sa, sd), (ha, hd, hh), (da, dd), number):
+                                out[target] += float(p * pa * pd * ph) * q
         cache[key] = out
         return out
 
     def terminal(state) -> bool:
-        return ma.gone(state[0]) or md.gone(state[1])
+        return state[0] == HANDOFF or ma.gone(state[0]) or md.gone(state[1])
 
-    first = max(1, cut or 1)
+    def finish(state, p: float, **how) -> None:
+        if state[0] == HANDOFF:
+            cards.mass[state[1]] += p
+        else:
+            _finish(fight, odds, ma, md, state, p, **how)
+
+    first = max(1, cut or 1, later - 1)
     repairs = any(m.repairs for m in (ma, md, ma.unhindered, md.unhindered) if m is not None)
     current = dict(live)
     number = 0
@@ -375,7 +342,7 @@ def _general(fight: Fight, ma: SideModel, md: SideModel, live: dict, odds: Odds,
         current = {}
         for state, p in nxt.items():
             if terminal(state):
-                _finish(fight, odds, ma, md, state, p)
+                finish(state, p)
             elif number == cut:
                 _end(fight, odds, ma, md, state, p, number)
             else:
@@ -385,14 +352,99 @@ def _general(fight: Fight, ma: SideModel, md: SideModel, live: dict, odds: Odds,
             break
     if repairs:
         for state, p in current.items():
-            _finish(fight, odds, ma, md, state, p, stalemate=True)
-        return
-    _settle(fight, odds, ma, md, current, transitions, terminal, budget)
+            finish(state, p, stalemate=True)
+    else:
+        _settle(odds, current, lambda state: transitions(state, later), terminal, finish, budget)
+    cards.resume(odds, budget)
 
 
-def _settle(fight: Fight, odds: Odds, ma: SideModel, md: SideModel, current: dict, transitions, terminal, budget: Budget) -> None:
+HANDOFF = "card"  # a state's mark: a card was played, and the fight goes on as another (Cards)
+
+
+class Cards:
+    """The played cards of a fight solved pair by pair (tabletop.combat.played): a round's hits
+    less what a card cancels; after the round, each way the cards played leave the sides is a
+    state of its own (HANDOFF, n), whose mass goes on, once the fight is solved, as the fight of
+    those sides from the next round (moment.resumed), solved once for all the mass it gets."""
+
+    def __init__(self, fight: Fight, horizon: int):
+        self.fight = fight
+        self.on = moment.holds(fight)
+        self.horizon = horizon  # rounds from here on differ in nothing the fight that follows sees
+        self.handed: dict[tuple, int] = {}
+        self.sides: list[tuple[Side, Side, int]] = []
+        self.mass: dict[int, float] = defaultdict(float)
+        self.after: dict[tuple, list] = {}  # a round's end (models, states, round, cards spent) -> where it leads
+
+    def round(self, fa: SideModel, fd: SideModel, start: tuple, hits: tuple, directed: tuple, number: int) -> list:
+        """Where a round with these hits (the attacker's, the defender's, Harrow's) leads: its
+        states, or the handoffs of the cards played in it, with their chances."""
+        ha, hd, hh = hits
+        spent: dict[str, str] = {}
+        if self.on:  # a card cancels hits before they are assigned (Hardlight)
+            ha, card_d = moment.cancelled(self.fight, DEFENDER, ha, number)
+            hd, card_a = moment.cancelled(self.fight, ATTACKER, hd, number)
+            spent = {name: card for name, card in ((ATTACKER, card_a), (DEFENDER, card_d)) if card}
+            directed = (min(directed[0], ha), min(directed[1], hd))
+        result = play_round(self.fight, fa, fd, start[0], start[1], ha, hd, hh, directed)
+        na, nd, _ = after_doom(fa, fd, result.a, result.d)
+        if not self.on:
+            return [((na, nd), 1.0)]
+        key = (id(fa), id(fd), start, (na, nd), number if number < self.horizon else self.horizon, tuple(spent.items()))
+        if key not in self.after:  # many rolls end a round alike
+            played = moment.after_round(self.fight, (fa, fd), start, (na, nd), number, spent, _every_roll)
+            self.after[key] = (
+                [((na, nd), 1.0)]
+                if played is None
+                else [(self._handoff(o.attacker, o.defender, number), o.chance) for o in played]
+            )
+        return self.after[key]
+
+    def _handoff(self, attacker: Side, defender: Side, number: int) -> tuple[str, int]:
+        number = min(number, self.horizon)
+        key = (signature(attacker), signature(defender), *(tuple(s.effects.played.items()) for s in (attacker, defender)), number)
+        if key not in self.handed:
+            self.handed[key] = len(self.sides)
+            self.sides.append((attacker, defender, number))
+        return (HANDOFF, self.handed[key])
+
+    def resume(self, odds: Odds, budget: Budget) -> None:
+        """Every fight the cards left, from the round after theirs, with the mass it got: each
+        solved once a solve for a mass of 1 (Budget.followed) and added in its share."""
+        for index, p in self.mass.items():
+            attacker, defender, number = self.sides[index]
+            after = moment.resumed(self.fight, attacker, defender, number)
+            key = (
+                *(signature(s) for s in (after.attacker, after.defender)),
+                *(tuple(s.effects.played.items()) + (s.effects.reroll_misses_round,) for s in (after.attacker, after.defender)),
+                after.retreat,
+                after.stop_after,
+                self.fight.cut_round() == number,
+            )
+            if key not in budget.followed:
+                budget.followed[key] = self._solved(after, number, budget)
+            odds.add_share(budget.followed[key], p)  # type: ignore[arg-type]
+
+    def _solved(self, after: Fight, number: int, budget: Budget) -> Odds:
+        ends = Odds(control=0.0 if after.kind == "invade" else None)
+        ma, md = after.models(after.attacker, after.defender)
+        start = (ma.start, md.start)
+        if not (ma.gone(start[0]) or md.gone(start[1])) and self.fight.cut_round() == number:
+            _end(after, ends, ma, md, start, 1.0, 0)  # played in the round that ends the combat
+        else:
+            _rounds(after, ma, md, {start: 1.0}, ends, budget, resumed=True)
+        return ends
+
+
+def _every_roll(dice: tuple) -> list[tuple[int, float]]:
+    """A card's own dice (Courageous to the End) as the odds read them: every number of hits."""
+    return [(hits, float(q)) for hits, q in enumerate(hit_distribution(list(dice))) if q > 0]
+
+
+def _settle(odds: Odds, current: dict, moves_of, terminal, finish, budget: Budget) -> None:
     """The rounds after the first ones, whose moves no longer change: each state is settled once,
-    fewest units first, its chance of staying put folded into the chances of leaving it."""
+    fewest units first (and, with played cards, fewest cards played: a card played leaves the
+    state for a handoff), its chance of staying put folded into the chances of leaving it."""
     mass: dict = defaultdict(float, current)
     heap = [((s[0][1] + s[1][1], s[0][0] + s[1][0]), s) for s in current]
     heapq.heapify(heap)
@@ -404,10 +456,10 @@ def _settle(fight: Fight, odds: Odds, ma: SideModel, md: SideModel, current: dic
         seen.add(state)
         budget.check(len(seen))
         p = mass.pop(state)
-        moves = transitions(state, 2)
+        moves = moves_of(state)
         stay = moves.get(state, 0.0)
         if stay >= 1.0 - 1e-15:
-            _finish(fight, odds, ma, md, state, p, stalemate=True)
+            finish(state, p, stalemate=True)
             continue
         odds.rounds += p / (1.0 - stay)
         for target, q in moves.items():
@@ -415,7 +467,7 @@ def _settle(fight: Fight, odds: Odds, ma: SideModel, md: SideModel, current: dic
                 continue
             share = p * q / (1.0 - stay)
             if terminal(target):
-                _finish(fight, odds, ma, md, target, share)
+                finish(target, share)
             else:
                 if target not in mass:
                     heapq.heappush(heap, ((target[0][1] + target[1][1], target[0][0] + target[1][0]), target))

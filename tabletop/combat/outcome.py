@@ -50,6 +50,17 @@ class Odds:
             out[name] = [sum(p for n, p in exactly.items() if n >= k) for k in range(1, most + 1)]
         return out
 
+    def add_share(self, other: Odds, p: float) -> None:
+        """Add the ends of a fight that follows this one with chance p (`other` solved with
+        mass 1: the fight after a card is played, odds.Cards)."""
+        for name in ("attacker", "defender", "draw", "retreat", "stalemate", "undecided", "rounds", "no_combat"):
+            setattr(self, name, getattr(self, name) + p * getattr(other, name))
+        if other.control is not None:
+            self.control = (self.control or 0.0) + p * other.control
+        for side, table in other.survivors.items():
+            for key, q in table.items():
+                self.add_survivors(side, key, p * q)
+
     def add_survivors(self, side: str, key: tuple, p: float) -> None:
         self.survivors[side][key] = self.survivors[side].get(key, 0.0) + p
 

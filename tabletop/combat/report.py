@@ -25,6 +25,9 @@ def _die(d) -> str:
 
 def volley_lines(v: Volley) -> list[str]:
     who = _side_name(v.side)
+    if v.said:  # a card played: what it did, after the dice it rolled
+        rolled = " ".join(_die(d) for d in v.dice)
+        return [f"{who} · {escape_md(v.said)}" + (f" ({v.dice[0].needs}+: {rolled})" if v.dice else "")]
     kind = t(f"combat.kind.{v.kind}")
     if v.blocked:
         return [f"{who} · {kind}: {v.blocked}"]

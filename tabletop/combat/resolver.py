@@ -19,6 +19,7 @@ from tabletop.combat.battle import (
     without_ships,
 )
 from tabletop.combat.model import SideModel, State, after_doom
+from tabletop.combat.played import CARDS, moment
 from tabletop.combat.units import Side
 from tabletop.core.dice import MAX_DICE, Dice
 from tabletop.core.errors import UserError
@@ -64,6 +65,7 @@ class Volley:
     taken: list[HitTaken] = field(default_factory=list)
     excess: int = 0  # hits with nothing left to hit (79.2)
     blocked: str = ""  # why no roll happened (a planetary shield, 86)
+    said: str = ""  # a card played: what it did (its dice, if any, above)
 
     def as_dict(self) -> dict:
         d = {
@@ -76,6 +78,8 @@ class Volley:
         }
         if self.blocked:
             d["blocked"] = self.blocked
+        if self.said:
+            d["said"] = self.said
         return d
 
 
@@ -297,6 +301,7 @@ def _rounds(fight: Fight, a: Side, d: Side, dice: Dice, battle: Battle) -> None:
     fa, fd = ma.facing(md, sd), md.facing(ma, sa)
     (sa, first_a), (sd, first_d) = fa.rebuild(sa, first=True), fd.rebuild(sd, first=True)  # the first round starts
     number = 0
+    played = 0  # the round of the last card played: the fight since is moment.resumed's, counted from it
     while not ma.gone(sa) and not md.gone(sd):
         if number >= MAX_ROUNDS:
             battle.stopped = True
@@ -312,9 +317,11 @@ def _rounds(fight: Fight, a: Side, d: Side, dice: Dice, battle: Battle) -> None:
             battle.steps.append(rnd)
             break
         fa, fd = _regained(battle, ma, md, sa, sd, fa, fd)
-        va, vd = (Volley(name, "combat", blocked=_silenced(fight, name, number)) for name in (ATTACKER, DEFENDER))
-        ha, directed_a = _roll_round(fight, ATTACKER, fa, sa, fd, sd, number, dice, va)
-        hd, directed_d = _roll_round(fight, DEFENDER, fd, sd, fa, sa, number, dice, vd)
+        local = number - played
+        va, vd = (Volley(name, "combat", blocked=_silenced(fight, name, local)) for name in (ATTACKER, DEFENDER))
+        ha, directed_a = _roll_round(fight, ATTACKER, fa, sa, fd, sd, local, dice, va)
+        hd, directed_d = _roll_round(fight, DEFENDER, fd, sd, fa, sa, local, dice, vd)
+        ha, hd, spent = _cancelled(fight, ha, hd, local, rnd)
         harrow_attack = fight.harrow(d)
         harrow_volley = None
         harrow = 0
@@ -322,44 +329,107 @@ def _rounds(fight: Fight, a: Side, d: Side, dice: Dice, battle: Battle) -> None:
             harrow_volley = Volley(ATTACKER, "harrow", blocked=harrow_attack.blocked)
             if not harrow_attack.blocked:
                 harrow = _roll(harrow_attack.dice, dice, harrow_volley)
-        result = play_round(fight, fa, fd, sa, sd, ha, hd, harrow, (directed_a, directed_d))
+        directed = (min(directed_a, ha), min(directed_d, hd))
+        result = play_round(fight, fa, fd, sa, sd, ha, hd, harrow, directed)
         if (directed_a or directed_d) and t("combat.directed_hits") not in battle.notes:
             battle.notes.append(t("combat.directed_hits"))
-        for volley, hit_side, model in ((va, DEFENDER, md), (vd, ATTACKER, ma)):
-            combat_events = result.events[hit_side][0][1]
-            volley.taken = _taken(model, combat_events)
-            rnd.volleys.append(volley)
-        for hit_side, model in ((DEFENDER, md), (ATTACKER, ma)):
-            for cause, evs in result.events[hit_side][1:]:
-                if cause == "valkyrie":
-                    rnd.volleys.append(Volley(other(hit_side), "valkyrie", hits=len(evs), taken=_taken(model, evs)))
-        if harrow_volley is not None:
-            harrow_events = [evs for cause, evs in result.events[DEFENDER] if cause == "harrow"]
-            harrow_volley.taken = _taken(md, harrow_events[0]) if harrow_events else []
-            rnd.volleys.append(harrow_volley)
-        for side_name, model in ((ATTACKER, ma), (DEFENDER, md)):
-            repaired = result.repaired[side_name]
-            if repaired:
-                taken = [HitTaken(model.units[index].label(), "repaired") for index in repaired]
-                rnd.volleys.append(Volley(side_name, "repair", taken=taken))
+        _log_round(rnd, result, va, vd, harrow_volley, ma, md)
+        before = (sa, sd)
         sa, sd, doomed = after_doom(fa, fd, result.a, result.d)
         if doomed:
             battle.notes.append(t("combat.yin_flagship"))
         battle.steps.append(rnd)
-        if fight.retreat and fight.retreat[1] == number:
+        cards = (
+            moment.after_round(fight, (fa, fd), before, (sa, sd), local, spent, _dice_roll(dice, rnd))
+            if moment.holds(fight)
+            else None
+        )
+        if cards:  # the fight goes on as the fight of the sides the cards left
+            _log_cards(rnd, cards[0], fight)
+            fight, played = moment.resumed(fight, cards[0].attacker, cards[0].defender, local), number
+            a, d = fight.attacker, fight.defender
+            ma, md = fight.models(a, d)
+            sa, sd = ma.start, md.start
+            fa, fd = ma.facing(md, sd), md.facing(ma, sa)
+        if fight.retreat and fight.retreat[1] == number - played:
             who = fight.retreat[0]
             model, state = (ma, sa) if who == ATTACKER else (md, sd)
             if not model.gone(state) and not (ma.gone(sa) or md.gone(sd)):
                 battle.retreated = who
                 battle.notes.append(t("combat.retreats", side=t(f"combat.{who}"), n=number))
                 break
-        if fight.stop_after == number and not (ma.gone(sa) or md.gone(sd)):
+        if fight.stop_after == number - played and not (ma.gone(sa) or md.gone(sd)):
             battle.stopped_after = number
             battle.notes.append(t("combat.stopped_as_asked", n=number))
             break
     _apply(fa, sa, a)
     _apply(fd, sd, d)
+    battle.attacker, battle.defender = a, d
     battle.winner = other(battle.retreated) if battle.retreated else outcome(ma.gone(sa), md.gone(sd))
+
+
+def _log_round(
+    rnd: Round, result: RoundResult, va: Volley, vd: Volley, harrow_volley: Volley | None, ma: SideModel, md: SideModel
+) -> None:
+    """A round's volleys in the log: the combat rolls and what they hit, Valkyrie's, Harrow's,
+    and the repairs at its end."""
+    for volley, hit_side, model in ((va, DEFENDER, md), (vd, ATTACKER, ma)):
+        combat_events = result.events[hit_side][0][1]
+        volley.taken = _taken(model, combat_events)
+        rnd.volleys.append(volley)
+    for hit_side, model in ((DEFENDER, md), (ATTACKER, ma)):
+        for cause, evs in result.events[hit_side][1:]:
+            if cause == "valkyrie":
+                rnd.volleys.append(Volley(other(hit_side), "valkyrie", hits=len(evs), taken=_taken(model, evs)))
+    if harrow_volley is not None:
+        harrow_events = [evs for cause, evs in result.events[DEFENDER] if cause == "harrow"]
+        harrow_volley.taken = _taken(md, harrow_events[0]) if harrow_events else []
+        rnd.volleys.append(harrow_volley)
+    for side_name, model in ((ATTACKER, ma), (DEFENDER, md)):
+        repaired = result.repaired[side_name]
+        if repaired:
+            taken = [HitTaken(model.units[index].label(), "repaired") for index in repaired]
+            rnd.volleys.append(Volley(side_name, "repair", taken=taken))
+
+
+def _cancelled(fight: Fight, ha: int, hd: int, number: int, rnd: Round) -> tuple[int, int, dict[str, str]]:
+    """Both sides' hits once a card cancels some before they are assigned (Hardlight), said in
+    the log, and the cards played so: side -> card."""
+    spent: dict[str, str] = {}
+    out = {ATTACKER: hd, DEFENDER: ha}  # the hits each side takes
+    for name in (ATTACKER, DEFENDER):
+        left, card = moment.cancelled(fight, name, out[name], number)
+        if card is not None:
+            said = t("combat.played.cancelled", card=moment.label(fight.side(name), card), hits=out[name] - left)
+            rnd.volleys.append(Volley(name, "played", said=said))
+            out[name], spent[name] = left, card
+    return out[DEFENDER], out[ATTACKER], spent
+
+
+def _dice_roll(dice: Dice, rnd: Round):
+    """A card's own dice (Courageous to the End) rolled, in the log: the hits they made."""
+
+    def roll(card_dice: tuple) -> list[tuple[int, float]]:
+        volley = Volley(ATTACKER, "played")
+        hits = _roll([("", die.needs, die) for die in card_dice], dice, volley)
+        rnd.volleys.append(volley)
+        return [(hits, 1.0)]
+
+    return roll
+
+
+def _log_cards(rnd: Round, played: moment.Outcome, fight: Fight) -> None:
+    """The cards played after a round, each a line of the log with the dice it rolled."""
+    rolled = [v for v in rnd.volleys if v.kind == "played" and not v.said]
+    for name, card, key, values in played.logs:
+        label = moment.label(fight.side(name), card)
+        line = Volley(name, "played", said=t(key, card=label, **values))
+        if rolled and CARDS[card].rolls:
+            line.dice, line.hits = rolled[0].dice, rolled[0].hits
+            for die in line.dice:
+                die.unit = label
+            rnd.volleys.remove(rolled.pop(0))
+        rnd.volleys.append(line)
 
 
 def _regained(

@@ -230,7 +230,7 @@ EFFECT_FIELDS: dict[str, Field] = {
     "unit_bonus": Field(_unit_bonus, merge="update"),
     "unit_repairs": Field(_text),  # a unit id: repaired at the start of each combat round
     # why naming it is refused (a message key): its effect needs a choice the odds cannot know
-    "refused": Field(_one_of(("choice_per_die", "choice_of_round", "choice_of_loss", "count"))),
+    "refused": Field(_one_of(("choice_per_die", "count"))),
     "active_breach": Field(_flag),  # an active breach in the system (the Quietus's condition)
     # the other side's units lose their unit abilities while this side has a structure (Smothering Presence)
     "smothering": Field(_flag),
@@ -256,6 +256,9 @@ EFFECT_FIELDS: dict[str, Field] = {
     ),  # the side's space docks gain Space Cannon (Lightrail Ordnance)
     "content": Field(_one_of(CONTENTS[1:])),  # the content it belongs to, when not every table's
     "replaces": Field(_text),  # the entry whose names it takes at a table of its content
+    # a card its player plays at a moment: the id of its class in tabletop/combat/played/ (the
+    # fights in which it is held are solved pair by pair, a fight that follows each card played)
+    "played": Field(_text, merge="played", slow_in=frozenset({"space", "ground", "invade"})),
 }
 DESCRIPTIVE = frozenset(
     {"id", "names", "kind", "aliases", "source", "content", "replaces", "refused"}

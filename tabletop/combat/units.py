@@ -38,6 +38,8 @@ from tabletop.core.settings import CONTENTS
 MAX_UNITS_PER_SIDE = 100
 MAX_COMBAT_VALUE = 10
 MAX_SPEC_CHARS = 500
+# a card played from round N (card@N): a fight that lasts longer has long been decided
+MAX_PLAYED_ROUND = 20
 
 # --- units and sides --------------------------------------------------------------------------
 
@@ -135,6 +137,7 @@ class Effects:
     barrage_roll: dict | None = None  # {value, dice}: an Anti-Fighter Barrage of the effect's own
     cannon_roll: dict | None = None  # {value, dice}: a Space Cannon offence roll of the effect's own
     dock_cannon: dict | None = None  # {value, dice}: this side's space docks gain Space Cannon
+    played: dict[str, int] = field(default_factory=dict)  # a card held -> the round from which it is played
 
     def add(self, row: dict) -> None:
         """Add one named effect's fields, each combined as its schema says."""
@@ -151,6 +154,8 @@ class Effects:
                 value = current | frozenset(value)
             elif spec.merge == "update":
                 value = {**current, value["unit"]: value["value"]}
+            elif spec.merge == "played":  # from round 1 unless the player says (parse_side: card@N)
+                value = {**current, value: 1}
             setattr(self, name, value)
 
 
@@ -451,13 +456,14 @@ def parse_side(spec: str, book: UnitBook, field_name: str = "units") -> Side:
             refused = book.effects[found[1]].get("refused")
             if refused:  # a choice the odds cannot know, or not modelled: said, never guessed
                 raise UserError(t(f"combat.refused.{refused}", effect=book.effect_label(found[1])))
-            if count_text:
+            if count_text or (m["value"] is not None and not book.effects[found[1]].get("played")):
                 raise UserError(t("combat.bad_item", item=item[:40]))
             if found[1] in named:
                 side.notes.append(t("combat.effect_once", effect=book.effect_label(found[1])))
                 continue
             named.add(found[1])
             side.effects.add(book.effects[found[1]])
+            _play_from(side, book.effects[found[1]], m["value"], item)
             side.effect_names.append(book.effect_label(found[1]))
             side.effect_ids.append(found[1])
             continue
@@ -495,6 +501,15 @@ def parse_side(spec: str, book: UnitBook, field_name: str = "units") -> Side:
     if not side.units and not side.effect_names:
         raise UserError(t("combat.empty_side", field=field_name))
     return side
+
+
+def _play_from(side: Side, entry: dict, value: str | None, item: str) -> None:
+    """A card played from round N (card@N) rather than at its first opportunity."""
+    if value is None or not entry.get("played"):
+        return
+    if not 1 <= int(value) <= MAX_PLAYED_ROUND:
+        raise UserError(t("combat.bad_round", item=item[:40], limit=MAX_PLAYED_ROUND))
+    side.effects.played = {**side.effects.played, entry["played"]: int(value)}
 
 
 def unknown_unit(book: UnitBook, name: str) -> str:
