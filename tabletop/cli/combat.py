@@ -11,7 +11,8 @@ from pathlib import Path
 from tabletop.cli import arguments
 from tabletop.combat import odds as exact
 from tabletop.combat.chart import odds_chart
-from tabletop.combat.commands import Bombardment, DiceRoll, FightValues, GroundFight, Invasion, build_fight, fight, unit_book
+from tabletop.combat.commands import DiceRoll, build_fight, fight, unit_book
+from tabletop.combat.options import Bombardment, FightValues, GroundFight, Invasion
 from tabletop.combat.report import battle_pages, odds_pages, roll_pages
 from tabletop.console.printed import printed
 from tabletop.core import text

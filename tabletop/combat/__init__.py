@@ -5,4 +5,5 @@ shielded sides (shielded), hits as exact distributions (hits), rolled battles (r
 odds (odds) with its budget (budget), reachable side states (sidestates), the rounds after the
 first (levels) and their compiled loops (kernel), what the odds answer (outcome), the chart
 (chart), the pages (report), the cards a player plays at a moment (the played package, one module
-per card) and the /combat, /odds, /roll commands (commands). It imports the core, never the rules, a front end nor discord."""
+per card), a fight's options (options) and its assembly from them (assembly), and the /combat,
+/odds, /roll commands (commands). It imports the core, never the rules, a front end nor discord."""
