@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
 """Exact combat odds benchmark: prints figures, asserts nothing.
 
-  python bench/combat_bench.py [--battles N] [--json]
+  python bench/combat_bench.py [--battles N] [--json] [--first-use]
 
 For each case the peer's exact calculator was timed on: the time of our exact odds (best of
 several runs) beside the peer's, and a Monte Carlo baseline of N battles (default 20,000, as
 ti4battle.com simulates) with the same dice engine in the same run, with how far its win rate is
 from the exact one. --json prints one line per case: case, best_ms and the three chances.
+
+--first-use times what a player waits for on a first use, each in a fresh process of the bot's
+own command line, beside a rules lookup in the same run: a one-shot `bot.py odds` (a small fight
+and a larger one) against `bot.py rule 79.1`, and the console's first /odds from its start.
 """
 
 from __future__ import annotations
@@ -84,7 +88,10 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--battles", type=int, default=20_000, help="Monte Carlo baseline battles (0: none)")
     parser.add_argument("--json", action="store_true", help="one JSON line per case: case, best_ms, the three chances")
+    parser.add_argument("--first-use", action="store_true", help="time first uses in fresh processes instead")
     args = parser.parse_args()
+    if args.first_use:
+        return first_use()
     book = unit_book()
     if not args.json:
         print(f"{'case':<72} {'exact':>10} {'peer':>9} {'baseline':>12}  baseline error")
@@ -109,6 +116,47 @@ def main() -> int:
             error = f"{abs(wins / args.battles - exact.attacker):.4f}"
         verdict = "as fast as" if ours * 1000 <= peer_ms else "slower than"
         print(f"{name:<72} {ours * 1000:8.2f}ms {peer_ms:7.2f}ms {baseline:>12}  {error} ({verdict} the peer)")
+    return 0
+
+
+BOT = [sys.executable, str(ROOT / "bot.py")]
+SMALL = ["odds", "space", "--attacker", "2 dreadnought", "--defender", "3 cruiser"]
+LARGER = [
+    "odds",
+    "space",
+    "--attacker",
+    "2 dreadnought, 3 cruiser, 2 carrier, 4 fighter",
+    "--defender",
+    "3 dreadnought, 5 fighter",
+]
+
+
+def first_use(runs: int = 5) -> int:
+    """Fresh processes: the median of `runs` one-shot commands each, and the console's first
+    /odds, beside `bot.py rule 79.1` (the kernels compiled and cached already: `bot.py build`)."""
+    import statistics
+    import subprocess
+
+    def median_seconds(argv: list[str], stdin: str | None = None) -> float:
+        times = []
+        for _ in range(runs):
+            start = time.perf_counter()
+            subprocess.run(BOT + argv, input=stdin, capture_output=True, text=True, check=False)
+            times.append(time.perf_counter() - start)
+        return statistics.median(times)
+
+    rule = median_seconds(["rule", "79.1"])
+    print(f"{'bot.py rule 79.1 (baseline)':<52} {rule:6.2f} s")
+    for label, argv in (("bot.py odds space, 2 dreadnought v 3 cruiser", SMALL), ("bot.py odds space, 11 units v 8", LARGER)):
+        took = median_seconds(argv)
+        print(f"{label:<52} {took:6.2f} s  ({took / rule:.2f}x the rules lookup; target <= 1.5x)")
+    line = "/odds space attacker:2 dreadnought, 3 cruiser, 2 carrier, 4 fighter defender:3 dreadnought, 5 fighter\n"
+    empty = median_seconds(["console"], stdin="")
+    console = median_seconds(["console"], stdin=line)
+    print(f"{'console start, nothing asked (baseline)':<52} {empty:6.2f} s")
+    print(
+        f"{'console start and its first /odds (11 v 8)':<52} {console:6.2f} s  (the /odds: {console - empty:.2f} s; target < 2 s)"
+    )
     return 0
 
 

@@ -18,6 +18,7 @@ class Budget:
         # the fights that follow a card played, each solved once a solve (odds.Cards): many
         # rounds of many fights lead to the same sides with the same cards left
         self.followed: dict[tuple, object] = {}
+        self.compiled = True  # whether the vectorised solver's compiled kernels may be used (odds.SMALL_FIGHT)
 
     def check(self, states: int = 0) -> None:
         if states > MAX_STATES or time.perf_counter() > self.deadline:

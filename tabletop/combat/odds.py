@@ -21,6 +21,7 @@ pair by pair.
 from __future__ import annotations
 
 import heapq
+import sys
 import time
 from collections import defaultdict
 from functools import cache
@@ -64,12 +65,23 @@ def compile_ahead() -> float:
     return time.perf_counter() - started
 
 
+# A fight of at most this many joint states (units + 1 on each side, multiplied) is solved pair by
+# pair in milliseconds (35 of them: 7 ms here), sooner than a process that has not loaded the
+# compiled kernels yet loads them (about 0.3 s): a one-shot `bot.py odds` of a few units, or a
+# console's first /odds, answers without them. A process that has them uses them for every fight.
+SMALL_FIGHT = 40
+
+
 def solve(fight: Fight) -> Odds:
     """The exact odds of a fight."""
     check_dice(fight)
-    import tabletop.combat.levels  # noqa: F401, PLC0415 - numba: loaded (or compiled) before the time budget starts
+    sizes = [len(fight.participants(fight.side(name), name)) + 1 for name in (ATTACKER, DEFENDER)]
+    compiled = "tabletop.combat.levels" in sys.modules or sizes[0] * sizes[1] > SMALL_FIGHT
+    if compiled:
+        import tabletop.combat.levels  # noqa: F401, PLC0415 - numba: loaded (or compiled) before the time budget starts
 
     budget = Budget()
+    budget.compiled = compiled
     odds = Odds(
         control=0.0 if fight.kind == "invade" else None,
         retreating=fight.retreat[0] if fight.retreat else None,
@@ -169,7 +181,7 @@ def _rounds(fight: Fight, ma: SideModel, md: SideModel, starts: dict, odds: Odds
             return
         raise UserError(t("combat.nobody_hits"))
     budget.check((ma.N + 1) * (md.N + 1))
-    if _factorized(fight, ma, md):
+    if budget.compiled and _factorized(fight, ma, md):
         _fast(fight, ma, md, live, opening, odds, budget)
     else:
         _general(fight, ma, md, live, odds, budget)

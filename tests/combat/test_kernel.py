@@ -1,6 +1,8 @@
 """The compiled loop of the exact odds (tabletop.combat.kernel), on fights small enough to solve
 by hand."""
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -107,3 +109,24 @@ def test_build_compiles_the_exact_solver_ahead_so_no_player_waits(cli_env, tmp_p
     assert done.returncode == 0, done.stderr
     assert t("build.kernels", seconds="").split("{")[0][:10] in done.stdout
     assert list(cache.rglob("*.nbi")) and list(cache.rglob("*.nbc"))  # index and machine code
+
+
+def test_a_small_fight_in_a_fresh_process_needs_no_compiled_kernels_and_agrees_with_them():
+    """odds.SMALL_FIGHT: solved pair by pair without loading numba, the same odds as the kernels'."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from tabletop.combat import odds; from tabletop.combat.commands import build_fight, unit_book; "
+        "f = build_fight('space', {'attacker': '2 dreadnought, 1 cruiser', 'defender': '3 cruiser, 2 destroyer'}, unit_book()); "
+        "o = odds.solve(f); print(repr(o.attacker), 'numba' in sys.modules)"
+    )
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root).stdout.split()
+    assert out[1] == "False"
+    from tabletop.combat import odds
+
+    fight = build_fight("space", {"attacker": "2 dreadnought, 1 cruiser", "defender": "3 cruiser, 2 destroyer"}, unit_book())
+    import tabletop.combat.levels  # noqa: F401 - the kernels loaded: this process uses them
+
+    assert abs(odds.solve(fight).attacker - float(out[0])) < 1e-12
