@@ -2,7 +2,7 @@
 (units), what changes units before a fight (transforms), a side's state (model), a fight's stages
 (battle), the rolls before the rounds as exact branches (precombat), directed hits (directed),
 shielded sides (shielded), hits as exact distributions (hits), rolled battles (resolver), exact
-odds (odds) with its budget (budget), reachable side states (sidestates), the rounds after the
+odds (odds) with its budget (budget) and its tally of where a fight ends (tally), reachable side states (sidestates), the rounds after the
 first (levels) and their compiled loops (kernel), what the odds answer (outcome), the chart
 (chart), the pages (report), the cards a player plays at a moment (the played package, one module
 per card), a fight's options (options) and its assembly from them (assembly), and the /combat,

@@ -40,9 +40,10 @@ from tabletop.combat.hits import clip, hit_distribution, side_rows
 from tabletop.combat.model import SideModel, State, after_doom
 from tabletop.combat.outcome import Odds, units_key
 from tabletop.combat.played import moment
-from tabletop.combat.precombat import merged, pre_combat, signature
-from tabletop.combat.resolver import can_ever_hit, check_dice, outcome, play_round
+from tabletop.combat.precombat import every_roll, merged, pre_combat, signature
+from tabletop.combat.resolver import can_ever_hit, check_dice, play_round
 from tabletop.combat.sidestates import SideStates, max_hits, split_hits
+from tabletop.combat.tally import finish, finish_cells
 from tabletop.combat.unitdata import ABILITIES, EFFECT_FIELDS
 from tabletop.combat.units import Side
 from tabletop.core.errors import UserError
@@ -100,7 +101,12 @@ def solve(fight: Fight) -> Odds:
     others = []  # branches whose rounds are not those of the untouched sides
     for p, before_a, before_d in scenarios:
         a, d = fight.for_rounds(before_a, before_d)
-        if a is not before_a or d is not before_d:  # a galvanized A3 Valiance fell: other units
+        started = moment.at_start(fight.kind, a, d)  # Emergency Repairs on units damaged before the rounds
+        if started is not None:
+            a, d = started.attacker, started.defender
+        if (
+            a is not before_a or d is not before_d or moment.going_on(fight, a, d) is not fight
+        ):  # a galvanized A3 Valiance fell, a card was played
             others.append((p, a, d))
             continue
         sa = base_a.start if a is fight.attacker else _state_of(base_a, fight.participants(a, ATTACKER))
@@ -110,8 +116,9 @@ def solve(fight: Fight) -> Odds:
         else:
             others.append((p, a, d))
     for p, a, d in merged(others):
-        ma, md = fight.models(a, d)
-        _rounds(fight, ma, md, {(ma.start, md.start): p}, odds, budget)
+        fought = moment.going_on(fight, a, d)
+        ma, md = fought.models(a, d)
+        _rounds(fought, ma, md, {(ma.start, md.start): p}, odds, budget)
     if starts:
         _rounds(fight, base_a, base_d, dict(starts), odds, budget)
     return odds
@@ -165,7 +172,7 @@ def _rounds(fight: Fight, ma: SideModel, md: SideModel, starts: dict, odds: Odds
     live: dict = defaultdict(float)
     for (sa, sd), p in starts.items():
         if ma.gone(sa) or md.gone(sd):
-            _finish(fight, odds, ma, md, (sa, sd), p, combat=resumed)
+            finish(fight, odds, ma, md, (sa, sd), p, combat=resumed)
         elif resumed:
             live[(sa, sd)] += p
         else:  # the first round starts: a Letnev flagship is repaired
@@ -177,7 +184,7 @@ def _rounds(fight: Fight, ma: SideModel, md: SideModel, starts: dict, odds: Odds
     if not can_ever_hit(fight, opening):
         if resumed:  # a card left units that cannot hit: the fight cannot end
             for state, p in live.items():
-                _finish(fight, odds, ma, md, state, p, stalemate=True)
+                finish(fight, odds, ma, md, state, p, stalemate=True)
             return
         raise UserError(t("combat.nobody_hits"))
     budget.check((ma.N + 1) * (md.N + 1))
@@ -265,7 +272,7 @@ def _fast(fight: Fight, ma: SideModel, md: SideModel, live: dict, opening: dict,
         mass = solve_levels(A, D, mass, terminal, lambda rows_a, cols_d: hits_taken(rows_a, cols_d, 2), odds)
     # how a fight ends depends on the units each side lost, not on its damaged units
     ii, jj = np.nonzero(mass > 0)
-    _finish_cells(fight, odds, ma, md, A.lost[ii], D.lost[jj], mass[ii, jj], terminal[ii, jj])
+    finish_cells(fight, odds, ma, md, A.lost[ii], D.lost[jj], mass[ii, jj], terminal[ii, jj])
 
 
 def _scatter(targets: np.ndarray, weights: np.ndarray, size: int) -> np.ndarray:
@@ -288,9 +295,9 @@ def _cut(
 def _end(fight: Fight, odds: Odds, ma: SideModel, md: SideModel, state, p: float, number: int) -> None:
     if fight.retreats_after(number):
         assert fight.retreat is not None
-        _finish(fight, odds, ma, md, state, p, retreated=fight.retreat[0])
+        finish(fight, odds, ma, md, state, p, retreated=fight.retreat[0])
     else:
-        _finish(fight, odds, ma, md, state, p, undecided=True)
+        finish(fight, odds, ma, md, state, p, undecided=True)
 
 
 def _general(fight: Fight, ma: SideModel, md: SideModel, live: dict, odds: Odds, budget: Budget) -> None:
@@ -299,7 +306,7 @@ def _general(fight: Fight, ma: SideModel, md: SideModel, live: dict, odds: Odds,
     cache: dict = {}
     harrow_attack = fight.harrow(fight.defender)
     most_a, most_d = (
-        max(max_hits(m), max_hits(m.unhindered or m)) + moment.most_cancelled(fight, name)
+        max(max_hits(m), max_hits(m.unhindered or m)) + moment.most_cancelled(fight.side(name))
         for m, name in ((ma, ATTACKER), (md, DEFENDER))
     )
     dist_h = np.array([1.0])
@@ -334,11 +341,11 @@ def _general(fight: Fight, ma: SideModel, md: SideModel, live: dict, odds: Odds,
     def terminal(state) -> bool:
         return state[0] == HANDOFF or ma.gone(state[0]) or md.gone(state[1])
 
-    def finish(state, p: float, **how) -> None:
+    def end(state, p: float, **how) -> None:
         if state[0] == HANDOFF:
             cards.mass[state[1]] += p
         else:
-            _finish(fight, odds, ma, md, state, p, **how)
+            finish(fight, odds, ma, md, state, p, **how)
 
     first = max(1, cut or 1, later - 1)
     repairs = any(m.repairs for m in (ma, md, ma.unhindered, md.unhindered) if m is not None)
@@ -354,7 +361,7 @@ def _general(fight: Fight, ma: SideModel, md: SideModel, live: dict, odds: Odds,
         current = {}
         for state, p in nxt.items():
             if terminal(state):
-                finish(state, p)
+                end(state, p)
             elif number == cut:
                 _end(fight, odds, ma, md, state, p, number)
             else:
@@ -364,9 +371,9 @@ def _general(fight: Fight, ma: SideModel, md: SideModel, live: dict, odds: Odds,
             break
     if repairs:
         for state, p in current.items():
-            finish(state, p, stalemate=True)
+            end(state, p, stalemate=True)
     else:
-        _settle(odds, current, lambda state: transitions(state, later), terminal, finish, budget)
+        _settle(odds, current, lambda state: transitions(state, later), terminal, end, budget)
     cards.resume(odds, budget)
 
 
@@ -381,7 +388,7 @@ class Cards:
 
     def __init__(self, fight: Fight, horizon: int):
         self.fight = fight
-        self.on = moment.holds(fight)
+        self.on = moment.holds(fight.attacker, fight.defender)
         self.horizon = horizon  # rounds from here on differ in nothing the fight that follows sees
         self.handed: dict[tuple, int] = {}
         self.sides: list[tuple[Side, Side, int]] = []
@@ -394,8 +401,8 @@ class Cards:
         ha, hd, hh = hits
         spent: dict[str, str] = {}
         if self.on:  # a card cancels hits before they are assigned (Hardlight)
-            ha, card_d = moment.cancelled(self.fight, DEFENDER, ha, number)
-            hd, card_a = moment.cancelled(self.fight, ATTACKER, hd, number)
+            ha, card_d = moment.cancelled(fd.side, self.fight.kind, ha, number, _wipes(fd, start[1]))
+            hd, card_a = moment.cancelled(fa.side, self.fight.kind, hd, number, _wipes(fa, start[0]))
             spent = {name: card for name, card in ((ATTACKER, card_a), (DEFENDER, card_d)) if card}
             directed = (min(directed[0], ha), min(directed[1], hd))
         result = play_round(self.fight, fa, fd, start[0], start[1], ha, hd, hh, directed)
@@ -404,7 +411,7 @@ class Cards:
             return [((na, nd), 1.0)]
         key = (id(fa), id(fd), start, (na, nd), number if number < self.horizon else self.horizon, tuple(spent.items()))
         if key not in self.after:  # many rolls end a round alike
-            played = moment.after_round(self.fight, (fa, fd), start, (na, nd), number, spent, _every_roll)
+            played = moment.after_round(self.fight, (fa, fd), start, (na, nd), number, spent, every_roll)
             self.after[key] = (
                 [((na, nd), 1.0)]
                 if played is None
@@ -448,12 +455,12 @@ class Cards:
         return ends
 
 
-def _every_roll(dice: tuple) -> list[tuple[int, float]]:
-    """A card's own dice (Courageous to the End) as the odds read them: every number of hits."""
-    return [(hits, float(q)) for hits, q in enumerate(hit_distribution(list(dice))) if q > 0]
+def _wipes(model: SideModel, state: State):
+    """Whether so many hits would destroy every unit of a side in this state."""
+    return lambda hits: model.gone(model.consume(state, hits)[0])
 
 
-def _settle(odds: Odds, current: dict, moves_of, terminal, finish, budget: Budget) -> None:
+def _settle(odds: Odds, current: dict, moves_of, terminal, end, budget: Budget) -> None:
     """The rounds after the first ones, whose moves no longer change: each state is settled once,
     fewest units first (and, with played cards, fewest cards played: a card played leaves the
     state for a handoff), its chance of staying put folded into the chances of leaving it."""
@@ -471,7 +478,7 @@ def _settle(odds: Odds, current: dict, moves_of, terminal, finish, budget: Budge
         moves = moves_of(state)
         stay = moves.get(state, 0.0)
         if stay >= 1.0 - 1e-15:
-            finish(state, p, stalemate=True)
+            end(state, p, stalemate=True)
             continue
         odds.rounds += p / (1.0 - stay)
         for target, q in moves.items():
@@ -479,7 +486,7 @@ def _settle(odds: Odds, current: dict, moves_of, terminal, finish, budget: Budge
                 continue
             share = p * q / (1.0 - stay)
             if terminal(target):
-                finish(target, share)
+                end(target, share)
             else:
                 if target not in mass:
                     heapq.heappush(heap, ((target[0][1] + target[1][1], target[0][0] + target[1][0]), target))
@@ -521,86 +528,3 @@ def _round_hits(
     dice = fight.round_dice(name, model, state, opponent, opp_state, number)
     free, directed = split_hits(fight, model, state, dice, most)
     return [(h + k, k, float(p * q)) for h, p in enumerate(free) if p > 0 for k, q in enumerate(directed) if q > 0]
-
-
-def _finish(
-    fight,
-    odds: Odds,
-    ma: SideModel,
-    md: SideModel,
-    state,
-    p: float,
-    combat: bool = True,
-    retreated: str | None = None,
-    stalemate: bool = False,
-    undecided: bool = False,
-) -> None:
-    sa, sd, _ = after_doom(ma, md, *state)
-    odds.add_survivors(ATTACKER, ma.survivors(sa), p)
-    odds.add_survivors(DEFENDER, md.survivors(sd), p)
-    if undecided:  # stopped as asked with both sides left: nobody wins, nobody takes the planet
-        odds.undecided += p
-        return
-    ground_left = fight.kind == "invade" and any(u.ground for u in ma.alive(sa))
-    _tally(fight, odds, ma.gone(sa), md.gone(sd), ground_left, p, combat, retreated, stalemate)
-
-
-def _finish_cells(
-    fight: Fight, odds: Odds, ma: SideModel, md: SideModel, la: np.ndarray, ld: np.ndarray, p: np.ndarray, over: np.ndarray
-) -> None:
-    """The ends of many cells (units lost on each side, chance, whether the combat is over, else
-    nobody can hit any more) as _finish tallies them one by one, summed first by what each
-    part of the tally depends on: survivors by one side's losses, the result by who is gone."""
-    if ma.doom is not None or md.doom is not None:  # a Yin flagship lost: both sides are (after_doom)
-        wiped = np.zeros(len(p), dtype=bool)
-        for model, lost in ((ma, la), (md, ld)):
-            if model.doom is not None:
-                wiped |= lost >= model.end
-        la, ld = np.where(wiped, ma.N, la), np.where(wiped, md.N, ld)
-    for name, model, lost in ((ATTACKER, ma, la), (DEFENDER, md, ld)):
-        survivors = odds.survivors[name]
-        for value, q in enumerate(np.bincount(lost, weights=p).tolist()):
-            if q > 0:
-                key = model.survivors((0, value))
-                survivors[key] = survivors.get(key, 0.0) + q
-    key = 8 * (la >= ma.end) + 4 * (ld >= md.end) + 2 * over
-    if fight.kind == "invade":  # whether ground forces are left
-        key += np.array(ma.ground_forces_left())[la]
-    for k, q in enumerate(np.bincount(key, weights=p).tolist()):
-        if q > 0:
-            _tally(fight, odds, bool(k & 8), bool(k & 4), bool(k & 1), q, stalemate=not k & 2)
-
-
-def _tally(
-    fight: Fight,
-    odds: Odds,
-    a_gone: bool,
-    d_gone: bool,
-    ground_left: bool,
-    p: float,
-    combat: bool = True,
-    retreated: str | None = None,
-    stalemate: bool = False,
-) -> None:
-    """Who won an end with chance p, and whether the attacker took the planet."""
-    if fight.kind == "invade":
-        if not combat:
-            odds.no_combat += p
-        if ground_left:  # Naalu fighters return to space: no control
-            odds.control = (odds.control or 0.0) + p
-    if retreated:
-        odds.retreat += p
-        winner: str | None = DEFENDER if retreated == ATTACKER else ATTACKER
-    elif stalemate:
-        odds.stalemate += p
-        return
-    elif not combat and fight.kind == "invade":
-        winner = DEFENDER if a_gone else ATTACKER  # nobody landed, or nobody defended
-    else:
-        winner = outcome(a_gone, d_gone)
-    if winner == ATTACKER:
-        odds.attacker += p
-    elif winner == DEFENDER:
-        odds.defender += p
-    elif winner == "draw":
-        odds.draw += p

@@ -4,9 +4,10 @@ leave the same units merged as they go (odds.py solves the rounds of each)."""
 
 from __future__ import annotations
 
-from tabletop.combat.battle import ATTACKER, Attack, Fight, takes_all_ships, without_ships
+from tabletop.combat.battle import Attack, Fight, takes_all_ships, without_ships
 from tabletop.combat.budget import Budget
-from tabletop.combat.hits import dice_hits
+from tabletop.combat.hits import dice_hits, hit_distribution
+from tabletop.combat.played import moment
 from tabletop.combat.units import Side
 
 
@@ -28,26 +29,29 @@ def pre_combat(fight: Fight, budget: Budget) -> list[tuple[float, Side, Side]]:
             if attack is None or attack.blocked:
                 branches.append((p, a, d, None))
                 continue
-            target = d if attack.shooter == ATTACKER else a
-            plan = fight.hit_plan(attack, target, a if attack.shooter == ATTACKER else d)
             for hits, q in enumerate(dice_hits(tuple(die for _, _, die in attack.dice)).tolist()):
                 if q <= 0:
                     continue
-                after, events, _ = plan.apply(hits + attack.fixed)
-                na, nd = (a, after) if attack.shooter == ATTACKER else (after, d)
-                if takes_all_ships(events):  # a Yin flagship lost before the rounds
-                    na, nd = without_ships(na), without_ships(nd)
-                branches.append((p * q, na, nd, None))
+                for way, events, _ in moment.volley(fight, attack, a, d, hits + attack.fixed, every_roll):
+                    na, nd = way.attacker, way.defender
+                    if takes_all_ships(events):  # a Yin flagship lost before the rounds
+                        na, nd = without_ships(na), without_ships(nd)
+                    branches.append((p * q * way.chance, na, nd, None))
         scenarios = branches
         budget.check(len(scenarios))
     return [(p, a, d) for p, a, d, _ in scenarios]
 
 
 def signature(side: Side) -> tuple:
-    """Two sides with the same units in the same damage are the same for what follows. Sides
-    made from one side by losses (HitPlan, without_ships) keep its order, so for them the
-    units need no sorting."""
-    return tuple([(u.id, u.number, u.damaged) for u in side.units])
+    """Two sides with the same units in the same damage, holding the same cards, are the same
+    for what follows. Sides made from one side by losses (HitPlan, without_ships) keep its
+    order, so for them the units need no sorting."""
+    return (*[(u.id, u.number, u.damaged) for u in side.units], *side.effects.played.items())
+
+
+def every_roll(dice: tuple) -> list[tuple[int, float]]:
+    """A card's own dice (Courageous to the End) as the odds read them: every number of hits."""
+    return [(hits, float(q)) for hits, q in enumerate(hit_distribution(list(dice))) if q > 0]
 
 
 def merged(branches: list[tuple]) -> list[tuple]:

@@ -267,23 +267,24 @@ def resolve(fight: Fight, dice: Dice) -> Battle:
         volley = Volley(attack.shooter, attack.kind)
         hits = _roll(attack.dice, dice, volley) + attack.fixed
         volley.hits = hits
-        target = d if attack.shooter == ATTACKER else a
-        after, events, volley.excess = fight.hit_plan(attack, target, a if attack.shooter == ATTACKER else d).apply(hits)
+        pre.volleys.append(volley)
+        way, events, volley.excess = moment.volley(fight, attack, a, d, hits, _dice_roll(dice, pre))[0]
         volley.taken = [HitTaken(unit.label(), result) for unit, result in events]
-        if attack.shooter == ATTACKER:
-            d = after
-        else:
-            a = after
+        a, d = way.attacker, way.defender
+        _log_cards(pre, way, fight)
         if takes_all_ships(events):
             a, d = without_ships(a), without_ships(d)
             battle.notes.append(t("combat.yin_flagship"))
-        pre.volleys.append(volley)
+    a, d = fight.for_rounds(a, d)
+    started = moment.at_start(fight.kind, a, d)  # Emergency Repairs on units damaged before the rounds
+    if started is not None:
+        a, d = started.attacker, started.defender
+        _log_cards(pre, started, fight)
     if pre.volleys:
         battle.steps.append(pre)
-    a, d = fight.for_rounds(a, d)
     battle.attacker, battle.defender = a, d
     if fight.has_rounds():
-        _rounds(fight, a, d, dice, battle)
+        _rounds(moment.going_on(fight, a, d), a, d, dice, battle)
     if fight.kind == "invade":
         _control(fight, battle)
     return battle
@@ -321,7 +322,7 @@ def _rounds(fight: Fight, a: Side, d: Side, dice: Dice, battle: Battle) -> None:
         va, vd = (Volley(name, "combat", blocked=_silenced(fight, name, local)) for name in (ATTACKER, DEFENDER))
         ha, directed_a = _roll_round(fight, ATTACKER, fa, sa, fd, sd, local, dice, va)
         hd, directed_d = _roll_round(fight, DEFENDER, fd, sd, fa, sa, local, dice, vd)
-        ha, hd, spent = _cancelled(fight, ha, hd, local, rnd)
+        ha, hd, spent = _cancelled(fight, ha, hd, local, rnd, (fa, fd), (sa, sd))
         harrow_attack = fight.harrow(d)
         harrow_volley = None
         harrow = 0
@@ -341,7 +342,7 @@ def _rounds(fight: Fight, a: Side, d: Side, dice: Dice, battle: Battle) -> None:
         battle.steps.append(rnd)
         cards = (
             moment.after_round(fight, (fa, fd), before, (sa, sd), local, spent, _dice_roll(dice, rnd))
-            if moment.holds(fight)
+            if moment.holds(fa.side, fd.side)
             else None
         )
         if cards:  # the fight goes on as the fight of the sides the cards left
@@ -392,13 +393,19 @@ def _log_round(
             rnd.volleys.append(Volley(side_name, "repair", taken=taken))
 
 
-def _cancelled(fight: Fight, ha: int, hd: int, number: int, rnd: Round) -> tuple[int, int, dict[str, str]]:
+def _cancelled(
+    fight: Fight, ha: int, hd: int, number: int, rnd: Round, models: tuple[SideModel, SideModel], states: tuple[State, State]
+) -> tuple[int, int, dict[str, str]]:
     """Both sides' hits once a card cancels some before they are assigned (Hardlight), said in
     the log, and the cards played so: side -> card."""
     spent: dict[str, str] = {}
     out = {ATTACKER: hd, DEFENDER: ha}  # the hits each side takes
-    for name in (ATTACKER, DEFENDER):
-        left, card = moment.cancelled(fight, name, out[name], number)
+    for name, model, state in zip((ATTACKER, DEFENDER), models, states):
+
+        def wipes(hits: int, model: SideModel = model, state: State = state) -> bool:
+            return model.gone(model.consume(state, hits)[0])
+
+        left, card = moment.cancelled(model.side, fight.kind, out[name], number, wipes)
         if card is not None:
             said = t("combat.played.cancelled", card=moment.label(fight.side(name), card), hits=out[name] - left)
             rnd.volleys.append(Volley(name, "played", said=said))

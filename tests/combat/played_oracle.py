@@ -1,6 +1,9 @@
 """An exact solver of small fights with the five played cards, written from the cards' texts
 alone as a test oracle by a writer who never saw this project's solvers (tests/combat/test_played.py
-compares ours with it). Its own notes follow.
+compares ours with it). Amended by us with two options for the first opportunity as the
+calculators players use read it (hardlight_trigger="two_or_wipe": 2 hits or more, or any hit that
+would destroy the holder's last unit; lash_waits=True: Lash waits for a unit it can destroy).
+Its own notes follow.
 
 
 Plain Python 3.11, stdlib only.  Intended as a test oracle.
@@ -144,12 +147,15 @@ class _Solver:
         courageous_pick: str,
         hardlight_trigger: str,
         zero_hit_rounds_count: bool,
+        lash_waits: bool = False,
     ):
+        self.lash_waits = lash_waits
         self.from_round = (att_cards, def_cards)
         self.cap = max([1, *att_cards.values(), *def_cards.values()])
         self.kind = kind
         self.courageous_pick = courageous_pick
-        self.hl_threshold = 2 if hardlight_trigger == "two" else 1
+        self.hl_threshold = 1 if hardlight_trigger == "any" else 2
+        self.hl_on_wipe = hardlight_trigger == "two_or_wipe"
         self.zero_hit_rounds_count = zero_hit_rounds_count
         self.memo: dict = {}
         self._hd_cache: dict = {}
@@ -246,7 +252,9 @@ class _Solver:
 
         # (2) Hardlight
         for i in (0, 1):
-            if self._ready(i, HL, cards, r) and incoming[i] >= self.hl_threshold:
+            lasting = sum(1 + (u.sustain and not x) for u, x in sides[i])  # hits that destroy every unit
+            wipes = self.hl_on_wipe and 0 < incoming[i] >= lasting
+            if self._ready(i, HL, cards, r) and (incoming[i] >= self.hl_threshold or wipes):
                 incoming[i] -= min(2, incoming[i])
                 cards[i].discard(HL)
 
@@ -288,9 +296,10 @@ class _Solver:
             opp = 1 - i
             flags = list(alive[opp])
             if destroyed[i] and self._ready(i, LASH, cards, r):
-                cards[i].discard(LASH)
                 c = max(units[i][k].cost for k in destroyed[i])
                 cand = [k for k in range(len(units[opp])) if flags[k] and units[opp][k].cost <= c]
+                if cand or not self.lash_waits:
+                    cards[i].discard(LASH)
                 if cand:
                     k = max(cand, key=lambda j: (units[opp][j].cost, j))
                     flags[k] = False
@@ -361,14 +370,21 @@ def _to_units(names: Iterable) -> Side:
 
 
 def make_solver(
-    attacker, defender, cards=None, kind="space", courageous_pick="best", hardlight_trigger="two", zero_hit_rounds_count=True
+    attacker,
+    defender,
+    cards=None,
+    kind="space",
+    courageous_pick="best",
+    hardlight_trigger="two",
+    zero_hit_rounds_count=True,
+    lash_waits=False,
 ):
     if kind not in ("space", "ground"):
         raise ValueError("kind must be 'space' or 'ground'")
     if courageous_pick not in ("best", "first_destroyed"):
         raise ValueError("courageous_pick must be 'best' or 'first_destroyed'")
-    if hardlight_trigger not in ("two", "any"):
-        raise ValueError("hardlight_trigger must be 'two' or 'any'")
+    if hardlight_trigger not in ("two", "any", "two_or_wipe"):
+        raise ValueError("hardlight_trigger must be 'two', 'any' or 'two_or_wipe'")
     cards = cards or {}
     bad = set(cards) - {"attacker", "defender"}
     if bad:
@@ -382,15 +398,24 @@ def make_solver(
             raise ValueError(f"{u.name} is a ship; not allowed in ground combat")
     ac = _norm_cards(cards.get("attacker"))
     dc = _norm_cards(cards.get("defender"))
-    solver = _Solver(ac, dc, kind, courageous_pick, hardlight_trigger, zero_hit_rounds_count)
+    solver = _Solver(ac, dc, kind, courageous_pick, hardlight_trigger, zero_hit_rounds_count, lash_waits)
     start = ((a, d), (frozenset(ac), frozenset(dc)), 1)
     return solver, start
 
 
 def odds_exact(
-    attacker, defender, cards=None, kind="space", courageous_pick="best", hardlight_trigger="two", zero_hit_rounds_count=True
+    attacker,
+    defender,
+    cards=None,
+    kind="space",
+    courageous_pick="best",
+    hardlight_trigger="two",
+    zero_hit_rounds_count=True,
+    lash_waits=False,
 ):
-    solver, start = make_solver(attacker, defender, cards, kind, courageous_pick, hardlight_trigger, zero_hit_rounds_count)
+    solver, start = make_solver(
+        attacker, defender, cards, kind, courageous_pick, hardlight_trigger, zero_hit_rounds_count, lash_waits
+    )
     return solver.value(start)
 
 
@@ -402,9 +427,10 @@ def odds(
     courageous_pick: str = "best",
     hardlight_trigger: str = "two",
     zero_hit_rounds_count: bool = True,
+    lash_waits: bool = False,
 ) -> tuple[float, float, float]:
     """Exact (attacker win, defender win, draw) probabilities as floats."""
-    a, d, x = odds_exact(attacker, defender, cards, kind, courageous_pick, hardlight_trigger, zero_hit_rounds_count)
+    a, d, x = odds_exact(attacker, defender, cards, kind, courageous_pick, hardlight_trigger, zero_hit_rounds_count, lash_waits)
     return (float(a), float(d), float(x))
 
 

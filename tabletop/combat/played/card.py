@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from tabletop.combat.model import Die, SideModel, State
-from tabletop.combat.units import Unit
+from tabletop.combat.units import Side, Unit
 
 CARDS: dict[str, PlayedCard] = {}  # the effect entry's id (data/units/*.yaml) -> its card
 
@@ -23,6 +23,8 @@ class Moment:
     damaged: frozenset[int]
     sustainers: frozenset[int] = field(default=frozenset())  # id() of its units that may sustain
     struck: frozenset[int] = field(default=frozenset())  # id() of those the round's hits destroyed
+    volley: str = "combat"  # what made the hits: a combat round, or a roll before the rounds (Attack.kind)
+    covers: frozenset[int] = field(default=frozenset())  # id() of every unit of the side it stands for
 
     @classmethod
     def of(cls, kind: str, number: int, model: SideModel, before: State, after: State) -> Moment:
@@ -37,7 +39,20 @@ class Moment:
         sustainers = frozenset(id(pieces[i]) for i in range(model.N) if model.sustainer[i])
         left = {id(u) for u in alive(after)}
         struck = frozenset(id(u) for u in alive(before) if id(u) not in left)
-        return cls(kind, number, alive(before), alive(after), damaged, sustainers, struck)
+        covers = frozenset(id(u) for u in pieces)
+        return cls(kind, number, alive(before), alive(after), damaged, sustainers, struck, covers=covers)
+
+    @classmethod
+    def of_side(cls, kind: str, volley: str, side: Side, after: Side, events: list[tuple[Unit, str]]) -> Moment:
+        """A side's moment in a roll before the rounds, from the side before and after its hits
+        (battle.HitPlan.apply: a unit whose damage changed is a copy, a destroyed one an event)."""
+        struck = {id(u) for u, result in events if result == "destroyed"}
+        later = iter(after.units)
+        before = tuple(u if id(u) in struck else next(later) for u in side.units)
+        damaged = frozenset(id(u) for u in after.units if u.damaged)
+        sustainers = frozenset(id(u) for u in before if u.sustain)
+        covers = frozenset(id(u) for u in (*side.units, *after.units))
+        return cls(kind, 0, before, tuple(after.units), damaged, sustainers, frozenset(struck), volley, covers)
 
     @property
     def destroyed(self) -> list[Unit]:
@@ -100,9 +115,14 @@ class PlayedCard:
         super().__init_subclass__()
         CARDS[cls.id] = cls()
 
-    def cancels(self, hits: int) -> int:
-        """Before hits are assigned to the holder's units: how many it cancels (0: not played)."""
+    def cancels(self, hits: int, wipes: bool) -> int:
+        """Before hits are assigned to the holder's units (`wipes`: they would destroy every one
+        of them): how many it cancels (0: not played)."""
         return 0
+
+    def at_start(self, holder: Moment) -> bool:
+        """At the start of the combat rounds: whether it is played on the sides as they are."""
+        return False
 
     def after_round(self, holder: Moment, opponent: Moment) -> Played | None:
         """After a round's hits: what playing it does (None: not played now)."""

@@ -1,7 +1,8 @@
 """Lash (Twilight's Fall action card): "When 1 of your units is destroyed: destroy a unit in its
-system that has an equal or lower cost." Played at its first opportunity: the first round that
-destroys units of the holder's; the most expensive of them sets the cost, and the opponent's most
-expensive unit left at or under it is destroyed, whatever its Sustain Damage."""
+system that has an equal or lower cost." Played at its first opportunity: the first volley (any
+roll, before the rounds too) that destroys a unit of the holder's when the opponent has a unit
+costing no more; the most expensive of those destroyed sets the cost, and the opponent's most
+expensive unit at or under it is destroyed, whatever its Sustain Damage."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ class Lash(PlayedCard):
             return None
         cost = most_expensive(holder.destroyed).cost
         within = [u for u in opponent.alive if u.cost <= cost]
-        if not within:
-            return Played(lambda _: (holder, opponent, ("combat.played.lash_idle", {"cost": f"{cost:g}"})))
+        if not within:  # no unit to destroy: not its moment yet
+            return None
         target = most_expensive(within)
         return Played(lambda _: (holder, opponent.losing([target]), ("combat.played.destroyed", {"units": target.label()})))
