@@ -11,18 +11,19 @@ from __future__ import annotations
 import json
 import logging
 import re
+import subprocess
 import sys
 import threading
 from typing import TextIO
 
 from tabletop import features
-from tabletop.combat.odds import compile_ahead
 from tabletop.console import files, lines
 from tabletop.console.printed import Choice, choices, printed
 from tabletop.core import commands, text
 from tabletop.core.components import press_asking
 from tabletop.core.errors import unexpected
 from tabletop.core.i18n import t
+from tabletop.core.paths import ROOT
 from tabletop.core.payloads import card_payload
 from tabletop.core.render import Button, Paged, Reply, harmless, page_step
 from tabletop.rules.answers import UserError, chat_answer, check_game, check_query, error_reply
@@ -46,14 +47,25 @@ def run_command(ctx: commands.Context, line: str) -> Reply | Paged | list[Reply]
 
 
 _compiling: list[threading.Thread] = []
+# compile_ahead in a process of its own: it fills the compiled kernels' cache on disk (after an
+# install, 5-20 s on two cores) without keeping them in the console's memory (about 100 MB), which
+# loads them from that cache only when a fight needs them (odds.SMALL_FIGHT: a small one never does)
+_COMPILE_AHEAD = "from tabletop.combat.odds import compile_ahead; compile_ahead()"
 
 
 def _compile_ahead_once() -> None:
-    """The exact odds' kernels load (after an install, compile) in the background while the
-    player reads the first answer, so that a first /odds does not wait for them."""
+    """The exact odds' kernels compile (after an install) in the background while the player
+    reads the first answer, so that a first /odds does not wait for a compiler."""
     if not _compiling:
-        _compiling.append(threading.Thread(target=compile_ahead, name="compile-ahead", daemon=True))
+        _compiling.append(threading.Thread(target=_compile_elsewhere, name="compile-ahead", daemon=True))
         _compiling[0].start()
+
+
+def _compile_elsewhere() -> None:
+    try:
+        subprocess.run([sys.executable, "-c", _COMPILE_AHEAD], cwd=ROOT, capture_output=True, check=False, timeout=300)
+    except (OSError, subprocess.SubprocessError) as exc:  # no process to spare: the first large /odds compiles
+        log.info("compiling ahead did not run: %s", exc)
 
 
 def _answer(ctx: commands.Context, line: str) -> Reply | Paged | list[Reply]:
