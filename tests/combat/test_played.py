@@ -171,3 +171,15 @@ def test_a_round_is_a_cards_and_within_the_limit(book, item):
 def test_every_card_entry_names_a_card_of_the_registry(book):
     named = {entry["played"] for entry in book.effects.values() if entry.get("played")}
     assert named == set(CARDS)
+
+
+def test_hardlight_waits_for_hits_that_strike_something(book):
+    """A barrage against a side without fighters strikes nothing: Hardlight is kept for the
+    rounds (the fork, too, only plays it on a volley that would destroy or damage a unit)."""
+    the_fight = fight(book, "space", "2 cruiser, hardlight", "3 destroyer")
+    in_rounds = 0
+    for seed in range(30):
+        battle = resolve(the_fight, Dice(seed))
+        assert battle.steps[0].volleys and not any(v.said for v in battle.steps[0].volleys)  # the barrage, no card
+        in_rounds += any(said("combat.played.cancelled", v.said) for step in battle.steps[1:] for v in step.volleys)
+    assert in_rounds > 0

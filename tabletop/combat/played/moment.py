@@ -111,7 +111,7 @@ def volley(fight: Fight, attack, attacker: Side, defender: Side, hits: int, roll
     plan = fight.hit_plan(attack, sides[target], sides[attack.shooter])
     spent: dict[str, str] = {}
     logs: tuple = ()
-    if holds(attacker, defender):
+    if holds(attacker, defender) and plan.apply(hits)[1]:  # a card is for hits that strike something
 
         def wipes(count: int) -> bool:
             return not fight.participants(plan.apply(count)[0], target)
