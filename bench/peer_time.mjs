@@ -18,7 +18,7 @@
 // 600): once they are spent its worker is stopped and the line gives the best of the timed runs
 // that ended (with a "note"; the warm-up's time, "runs": 0, when none did).
 //
-// Loading is that of tests/combat/peer/ti4calcte_figures.mjs with the REAL clock only: the fork as
+// Loading is tests/combat/peer/fork.mjs's (as for the figures scripts) with the REAL clock only: the fork as
 // shipped, unmodified, with its own pruning (it stops once 99.99 % of the probability has reached
 // an end, and drops transition blocks below (elapsed ms)^3 / 1e13, so its slow runs are less
 // exact). The three files are loaded into one node:vm context whose global object doubles as
@@ -26,116 +26,19 @@
 // supplied. The input is built as the fork's index.js builds it (getDefaultInput +
 // setFactionDefaults + the unit watchers), as in that script: default faction Arborec (no
 // abilities), the fork's default units (no upgrades) unless a fight names an upgraded or faction unit.
-import fs from 'node:fs';
 import path from 'node:path';
-import vm from 'node:vm';
-import crypto from 'node:crypto';
 import { performance as hostPerf } from 'node:perf_hooks';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { buildInput, filesSha256, makeContext as forkContext, readFork, summarize } from '../tests/combat/peer/fork.mjs';
 
 const PEER_DIR = path.resolve(process.argv[2] || process.env.PEER_DIR || './peer');
 // The most a fight may take, warm-up and timed runs together, in seconds (the fork's slowest fights
 // run for minutes a time): argv[3] or env PEER_BUDGET_S.
 const BUDGET_S = Number(process.argv[3] || process.env.PEER_BUDGET_S || 600);
-const FILES = ['structs.js', 'game-elements.js', 'calculator.js'];
-for (const f of FILES) {
-  if (!fs.existsSync(path.join(PEER_DIR, f))) {
-    console.error(`missing ${f} in ${PEER_DIR}`); process.exit(2);
-  }
-}
-const SOURCES = FILES.map(f => [f, fs.readFileSync(path.join(PEER_DIR, f), 'utf8')]);
+const SOURCES = readFork(PEER_DIR);
 
 function makeContext() {
-  const quiet = () => {};
-  const sandbox = {
-    console: { log: quiet, info: quiet, debug: quiet, trace: quiet,
-               warn: (...a) => process.stderr.write('[peer warn] ' + a.map(String).join(' ') + '\n'),
-               error: (...a) => process.stderr.write('[peer error] ' + a.map(String).join(' ') + '\n') },
-    structuredClone: globalThis.structuredClone,
-    performance: { now: () => hostPerf.now() },
-  };
-  const ctx = vm.createContext(sandbox);
-  vm.runInContext('var window = globalThis;', ctx);
-  for (const [name, src] of SOURCES) vm.runInContext(src, ctx, { filename: name });
-  return ctx;
-}
-
-// ---- the calculator input, built like index.js does (as in ti4calcte_figures.mjs) -------------
-function buildInput(W, spec) {
-  const input = {
-    battleType: spec.battleType,
-    units: { attacker: {}, defender: {} },
-    options: { attacker: { faction: spec.attacker.faction || W.Faction.Arborec },
-               defender: { faction: spec.defender.faction || W.Faction.Arborec } },
-    unitsVersion: { attacker: {}, defender: {} },
-    unitsCanon: { attacker: {}, defender: {} },
-    unitsFull: { attacker: [], defender: [] },
-    twilightsFall: false,
-  };
-  for (const group of W.Everything) {  // getDefaultInput(): every option at its default
-    for (const optionName in group) {
-      const option = group[optionName];
-      for (const side of ['attacker', 'defender']) {
-        if (option.under === undefined) input.options[side][optionName] = option.default;
-        else {
-          if (input.options[side][option.under] === undefined) input.options[side][option.under] = {};
-          input.options[side][option.under][optionName] = option.default;
-        }
-      }
-    }
-  }
-  input.options.attacker.maxSpend = 0;
-  input.options.defender.maxSpend = 0;
-  for (const side of ['attacker', 'defender']) buildSide(W, input, side, spec[side]);
-  return input;
-}
-
-function buildSide(W, input, side, s) {
-  for (const unitType in W.UnitType) {
-    input.units[side][unitType] = { count: 0, upgraded: false, damaged: 0 };
-    const up = W.StandardUpgrades[unitType];
-    const v = input.unitsVersion[side][unitType] = {
-      base: { name: 'standard', unit: W.StandardUnits[unitType].clone() },
-      upgraded: { name: up ? 'standardUpgrade' : undefined, unit: up ? up.clone() : undefined },
-    };
-    v.upgraded.unit = v.upgraded.unit ? v.upgraded.unit : v.base.unit;
-  }
-  // setFactionDefaults(side, faction)
-  const faction = input.options[side].faction;
-  for (const tech of (W.startingOptions[faction] || [])) input.options[side][tech] = true;
-  for (const k in input.options[side].units) input.options[side].units[k] = false;
-  for (const k of (W.startingUnits[faction] || [])) input.options[side].units[k] = true;
-  for (const k in input.options[side].abilities) input.options[side].abilities[k] = false;
-  for (const k of (W.startingAbilities[faction] || [])) input.options[side].abilities[k] = true;
-  for (const [k, v] of Object.entries(s.unitOptions || {})) input.options[side].units[k] = v;
-  // updateUnitsVersion watcher: selected unique units replace the base / upgraded sheet of their type
-  for (const [unitName, on] of Object.entries(input.options[side].units)) {
-    if (!on || !W.UniqueUnits[unitName]) continue;
-    const isUpgrade = Object.prototype.hasOwnProperty.call(W.UniqueUnitUpgradesOptions, unitName);
-    const isBase = Object.prototype.hasOwnProperty.call(W.UniqueUnitsOptions, unitName);
-    if (!isUpgrade && !isBase) continue;
-    const slot = input.unitsVersion[side][W.UniqueUnits[unitName].type][isUpgrade ? 'upgraded' : 'base'];
-    slot.unit = W.UniqueUnits[unitName].clone();
-    slot.name = unitName;
-  }
-  // unit counts / upgraded flags, then switchUpgrade -> unitsCanon, then updateUnitsFullAll
-  for (const [t, n] of Object.entries(s.units || {})) input.units[side][t].count = n;
-  for (const [t, u] of Object.entries(s.upgraded || {})) input.units[side][t].upgraded = u;
-  for (const unitType in W.UnitType) {
-    const v = input.unitsVersion[side][unitType];
-    input.unitsCanon[side][unitType] = input.units[side][unitType].upgraded ? (v.upgraded.unit || v.base.unit) : v.base.unit;
-  }
-  for (const unitType in W.UnitType) {
-    const c = input.units[side][unitType];
-    W.addUnit(unitType, c.count, input.unitsFull[side], input.battleType, input.unitsCanon[side], input.options[side], c.damaged);
-  }
-}
-
-function summarize(distribution) {
-  let a = 0, d = 0;
-  for (let i = distribution.min; i < 0; i++) a += distribution.at(i);
-  for (let i = 1; i <= distribution.max; i++) d += distribution.at(i);
-  return { attacker: a, defender: d, draw: distribution.at(0) };
+  return forkContext(SOURCES, 'real');  // the fork as shipped: its own clock and pruning
 }
 
 // ---- the fights: combat_bench.py's CASES, in the fork's input -----------------------------------
@@ -212,7 +115,7 @@ if (!isMainThread) worker();
 else {
   process.stdout.write(JSON.stringify({ peer: {
     repository: 'https://github.com/BarbarianMatt/ti4calcTE', node: process.version, peer_dir: PEER_DIR, budget_s: BUDGET_S,
-    files_sha256: Object.fromEntries(SOURCES.map(([f, src]) => [f, crypto.createHash('sha256').update(src).digest('hex')])),
+    files_sha256: filesSha256(SOURCES),
   } }) + '\n');
   for (let i = 0; i < CASES.length; i++) process.stdout.write(JSON.stringify(await timeCase(i, BUDGET_S * 1000)) + '\n');
 }

@@ -9,7 +9,7 @@
 // Usage:  node ti4calcte_timing.mjs PEER_DIR        (or PEER_DIR=/path node ti4calcte_timing.mjs)
 // It prints one JSON object in the shape of tests/combat/peer/ti4calcte_figures.json: per case
 // case (title), kind, attacker/defender (the project's syntax), peer {attacker, defender, draw} and
-// terminal_mass (frozen clock, run to convergence: see STOP_CONVERGED), peer_ms (the real-clock run
+// terminal_mass (frozen clock, run to convergence: see fork.mjs), peer_ms (the real-clock run
 // of the fork as shipped), plus loss_order (the fork's own loss order for each side, derived from its
 // fleetSort/fillOutFleet on the fleets as built) and a note. Cases the fork cannot express are
 // written as {"not_modelled": "<reason>"} (with, where the calculator would still accept the option,
@@ -19,7 +19,7 @@
 //   env PEER_CLOCK=frozen|real   (default: both are run; "frozen" is the primary figure)
 //   env PEER_COMMIT=<sha>        (recorded in the output if PEER_DIR is not a git checkout)
 //
-// The fork's three calculation files (structs.js, game-elements.js, calculator.js) are loaded,
+// The fork's three calculation files (structs.js, game-elements.js, calculator.js) are loaded (fork.mjs),
 // unmodified, into one node:vm context whose global object doubles as `window` (that is how the
 // browser page loads them: plain <script> tags sharing window). Shims supplied to the context:
 //   - console: log/info/debug silenced (the fork logs its whole state map on every run); warn/error -> stderr
@@ -33,33 +33,13 @@
 // faction (Arborec: no starting units, abilities or options in game-elements.js; no faction test
 // in calculator.js). In the fork's UI they are offered only in Twilight's Fall mode, and
 // Emergency Repairs / Courageous only in standard mode (game-elements.js limitedToMode).
-import fs from 'node:fs';
 import path from 'node:path';
-import vm from 'node:vm';
-import { execSync } from 'node:child_process';
 import { performance as hostPerf } from 'node:perf_hooks';
-import crypto from 'node:crypto';
+import { buildInput, converged, describeFleet, filesSha256, gitCommit, makeContext as forkContext, readFork, summarize } from './fork.mjs';
 
 const PEER_DIR = path.resolve(process.argv[2] || process.env.PEER_DIR || './peer');
-const FILES = ['structs.js', 'game-elements.js', 'calculator.js'];
-for (const f of FILES) {
-  if (!fs.existsSync(path.join(PEER_DIR, f))) {
-    console.error(`missing ${f} in ${PEER_DIR}`); process.exit(2);
-  }
-}
-const SOURCES = FILES.map(f => [f, fs.readFileSync(path.join(PEER_DIR, f), 'utf8')]);
-// The fork stops propagating once 99.99 % of the probability has reached an end (calculator.js,
-// computeProbabilities' last loop): its figures are then lower bounds up to 1e-4 below the truth.
-// For the frozen-clock figures that one number is replaced, before loading, by 1 - 1e-13, so the
-// same loop runs until the remainder is negligible (still at most its 1200 passes) and the figures
-// can be compared to 1e-9. Nothing else is changed; the real-clock run times the fork as shipped.
-const STOP_AS_SHIPPED = 'sum + (states.get(key)?.prob || 0), 0) < 0.9999); it++)';
-const STOP_CONVERGED = 'sum + (states.get(key)?.prob || 0), 0) < 1 - 1e-13); it++)';
-const CONVERGED = SOURCES.map(([f, src]) => {
-  if (f !== 'calculator.js') return [f, src];
-  if (src.split(STOP_AS_SHIPPED).length !== 2) { console.error('the stopping rule was not found once in calculator.js'); process.exit(2); }
-  return [f, src.replace(STOP_AS_SHIPPED, STOP_CONVERGED)];
-});
+const SOURCES = readFork(PEER_DIR);
+const CONVERGED = converged(SOURCES);  // the frozen-clock figures: see fork.mjs
 
 // Divinity crash patch (used ONLY for the informational figure of a case on which the fork throws):
 // in calculator.js getSustain (4 places, ~1926/1988/2043/2098) `unitTemp` is the return value of
@@ -72,113 +52,8 @@ function patched(list) {
 }
 
 function makeContext(clock, patch = false) {
-  const quiet = () => {};
-  const sandbox = {
-    console: { log: quiet, info: quiet, debug: quiet, trace: quiet,
-               warn: (...a) => process.stderr.write('[peer warn] ' + a.map(String).join(' ') + '\n'),
-               error: (...a) => process.stderr.write('[peer error] ' + a.map(String).join(' ') + '\n') },
-    structuredClone: globalThis.structuredClone,
-    performance: clock === 'frozen' ? { now: () => 0 } : { now: () => hostPerf.now() },
-  };
-  const ctx = vm.createContext(sandbox);
-  vm.runInContext('var window = globalThis;', ctx);
   const sources = clock === 'frozen' ? CONVERGED : SOURCES;
-  for (const [name, src] of (patch ? patched(sources) : sources)) vm.runInContext(src, ctx, { filename: name });
-  return ctx;
-}
-
-// ---- build the calculator input exactly like index.js does ----------------------------------
-function buildInput(ctx, spec) {
-  const W = ctx; // window
-  const input = {
-    battleType: spec.battleType,
-    units: { attacker: {}, defender: {} },
-    options: { attacker: { faction: spec.attacker.faction || W.Faction.Arborec },
-               defender: { faction: spec.defender.faction || W.Faction.Arborec } },
-    unitsVersion: { attacker: {}, defender: {} },
-    unitsCanon: { attacker: {}, defender: {} },
-    unitsFull: { attacker: [], defender: [] },
-    twilightsFall: false,
-  };
-  // getDefaultInput(): every option of every group at its default
-  for (const group of W.Everything) {
-    for (const optionName in group) {
-      const option = group[optionName];
-      for (const side of ['attacker', 'defender']) {
-        if (option.under === undefined) input.options[side][optionName] = option.default;
-        else {
-          if (input.options[side][option.under] === undefined) input.options[side][option.under] = {};
-          input.options[side][option.under][optionName] = option.default;
-        }
-      }
-    }
-  }
-  input.options.attacker.maxSpend = 0;
-  input.options.defender.maxSpend = 0;
-
-  for (const side of ['attacker', 'defender']) {
-    for (const unitType in W.UnitType) {
-      input.units[side][unitType] = { count: 0, upgraded: false, damaged: 0 };
-      const up = W.StandardUpgrades[unitType];
-      input.unitsVersion[side][unitType] = {
-        base: { name: 'standard', unit: W.StandardUnits[unitType].clone() },
-        upgraded: { name: up ? 'standardUpgrade' : undefined, unit: up ? up.clone() : undefined },
-      };
-      const v = input.unitsVersion[side][unitType];
-      v.upgraded.unit = v.upgraded.unit ? v.upgraded.unit : v.base.unit;
-    }
-    // setFactionDefaults(side, faction)
-    const faction = input.options[side].faction;
-    for (const tech of (W.startingOptions[faction] || [])) input.options[side][tech] = true;
-    for (const k in input.options[side].units) input.options[side].units[k] = false;
-    for (const k of (W.startingUnits[faction] || [])) input.options[side].units[k] = true;
-    for (const k in input.options[side].abilities) input.options[side].abilities[k] = false;
-    for (const k of (W.startingAbilities[faction] || [])) input.options[side].abilities[k] = true;
-    if (faction === W.Faction.Neutral) {
-      for (const t of ['Dreadnought', 'Carrier', 'Cruiser', 'Destroyer', 'Fighter']) input.units[side][t].upgraded = true;
-    }
-    const s = spec[side];
-    // extra unit choices (options.<side>.units.*) and other options (options.<side>.*)
-    for (const [k, v] of Object.entries(s.unitOptions || {})) input.options[side].units[k] = v;
-    for (const [k, v] of Object.entries(s.abilities || {})) input.options[side].abilities[k] = v;
-    for (const [k, v] of Object.entries(s.options || {})) input.options[side][k] = v;
-    // updateUnitsVersion watcher: selected unique units replace the base / upgraded sheet of their type
-    for (const [unitName, on] of Object.entries(input.options[side].units)) {
-      if (!on || !W.UniqueUnits[unitName]) continue;
-      const isUpgrade = Object.prototype.hasOwnProperty.call(W.UniqueUnitUpgradesOptions, unitName);
-      const isBase = Object.prototype.hasOwnProperty.call(W.UniqueUnitsOptions, unitName);
-      if (!isUpgrade && !isBase) continue;
-      const unitType = W.UniqueUnits[unitName].type;
-      const slot = isUpgrade ? 'upgraded' : 'base';
-      input.unitsVersion[side][unitType][slot].unit = W.UniqueUnits[unitName].clone();
-      input.unitsVersion[side][unitType][slot].name = unitName;
-    }
-    // unit counts / upgraded flags, then switchUpgrade -> unitsCanon
-    for (const [t, n] of Object.entries(s.units || {})) input.units[side][t].count = n;
-    for (const [t, u] of Object.entries(s.upgraded || {})) input.units[side][t].upgraded = u;
-    for (const unitType in W.UnitType) {
-      const v = input.unitsVersion[side][unitType];
-      input.unitsCanon[side][unitType] = input.units[side][unitType].upgraded ? (v.upgraded.unit || v.base.unit) : v.base.unit;
-    }
-    // updateUnitsFullAll: build the concrete unit list
-    for (const unitType in W.UnitType) {
-      const c = input.units[side][unitType];
-      W.addUnit(unitType, c.count, input.unitsFull[side], input.battleType, input.unitsCanon[side], input.options[side], c.damaged);
-    }
-  }
-  return input;
-}
-
-function summarize(distribution) {
-  let a = 0, d = 0;
-  for (let i = distribution.min; i < 0; i++) a += distribution.at(i);
-  for (let i = 1; i <= distribution.max; i++) d += distribution.at(i);
-  const draw = distribution.at(0);
-  return { attacker: a, defender: d, draw, terminal_mass: a + d + draw };
-}
-
-function describeFleet(list) {
-  return list.map(u => `${u.type}(${u.battleValue}x${u.battleDice}${u.sustainDamage ? ',sustain' : ''}${u.barrageDice ? `,AFB ${u.barrageValue}x${u.barrageDice}` : ''}${u.spaceCannonDice ? `,SC ${u.spaceCannonValue}x${u.spaceCannonDice}` : ''}${u.typeShip && u.typeGroundForce ? ',ship+ground' : ''}${u.abilities.length ? ',' + u.abilities.join('/') : ''})`).join(' ');
+  return forkContext(patch ? patched(sources) : sources, clock);
 }
 
 function runCase(spec, clock, patch = false) {
@@ -279,10 +154,6 @@ function lossOrder(ctx, spec) {
   return out;
 }
 
-function gitCommit(dir) {
-  try { return execSync('git rev-parse HEAD', { cwd: dir, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim(); }
-  catch { return process.env.PEER_COMMIT || 'unknown'; }
-}
 
 function clock_note(cl) { return (cl.length > 1 ? 'clocks ' : 'clock ') + cl.join(' and '); }
 const clocks = process.env.PEER_CLOCK ? [process.env.PEER_CLOCK] : ['frozen', 'real'];
@@ -337,7 +208,7 @@ const output = {
   about: "Win, loss and draw chances computed by the exact calculator fork BarbarianMatt/ti4calcTE (JavaScript) for fights with the action cards Emergency Repairs, Courageous to the End, Hardlight, Divinity and Lash, by ti4calcte_timing.mjs (adapted from tests/combat/peer/ti4calcte_figures.mjs) run on a copy of the fork's calculation files (structs.js, game-elements.js, calculator.js) with its clock frozen (its time-based pruning off) and its propagation run until all but 1e-13 of the probability has reached an end (the fork as shipped stops at 99.99 %: the script replaces that one number before loading, nothing else). terminal_mass is the share that reached an end; peer_ms times the fork as shipped (its own stopping rule, real clock). Default units (no upgrades), faction Arborec (no abilities). loss_order lists, per side, the order in which the fork assigns hits (first lost first; sustain(x) = the Sustain Damage of an x). See SEMANTICS.md for how each card is modelled.",
   repository: 'https://github.com/BarbarianMatt/ti4calcTE',
   commit: gitCommit(PEER_DIR),
-  files_sha256: Object.fromEntries(SOURCES.map(([f, src]) => [f, crypto.createHash('sha256').update(src).digest('hex')])),
+  files_sha256: filesSha256(SOURCES),
   source_note: process.env.PEER_SOURCE_NOTE || undefined,
   node: process.version,
   date: new Date().toISOString().slice(0, 10),
